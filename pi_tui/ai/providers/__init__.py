@@ -1,0 +1,1 @@
+"""Provider implementations, one module per wire API; imported lazily by :mod:`pi_tui.ai.registry`."""
