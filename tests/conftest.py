@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 # Tests never use a real user's config or keys.
-os.environ.setdefault("PI_TUI_DIR", os.path.join(os.path.dirname(__file__), ".pi-tui-test-home-unused"))
+os.environ["PI_TUI_DIR"] = tempfile.mkdtemp(prefix="pi-tui-test-home-")
 for _var in ("PI_TUI_SESSION_DIR",):
     os.environ.pop(_var, None)
 
