@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Regenerate ``pi_tui/ai/data/models.json`` (the model catalogue snapshot, pi-reference §1.14).
+
+Source: the model catalogue shipped in the ``@mariozechner/pi-ai`` npm package (itself generated from
+models.dev, OpenRouter and the Vercel AI Gateway). Dump it to JSON with Node first::
+
+    mkdir /tmp/piai && cd /tmp/piai && npm install @mariozechner/pi-ai@0.73.1
+    node --input-type=module -e 'import {MODELS} from "./node_modules/@mariozechner/pi-ai/dist/models.generated.js";
+      const o={}; for (const [p,m] of Object.entries(MODELS)) o[p]=Object.values(m); console.log(JSON.stringify(o))' > dump.json
+    python scripts/refresh_models.py dump.json --source "@mariozechner/pi-ai@0.73.1"
+
+Only providers whose API pi-tui implements are kept (see ``SUPPORTED_APIS``). Providers that need an
+API pi-tui does not implement, OAuth token exchange (github-copilot, openai-codex) or URL placeholders
+(cloudflare-*) are dropped. Mistral models are rewritten from pi's ``mistral-conversations`` API to
+``openai-completions`` against Mistral's OpenAI-compatible endpoint (``https://api.mistral.ai/v1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+SUPPORTED_APIS = {"openai-completions", "anthropic-messages", "openai-responses", "google-generative-ai"}
+EXCLUDED_PROVIDERS = {"github-copilot", "openai-codex", "cloudflare-ai-gateway", "cloudflare-workers-ai"}
+MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
+# Mistral models that take ``reasoning_effort`` (pi's mistral provider); the others reason via prompt mode.
+MISTRAL_REASONING_EFFORT_IDS = {"mistral-small-2603", "mistral-small-latest", "mistral-medium-3.5"}
+OUTPUT = Path(__file__).resolve().parent.parent / "pi_tui" / "ai" / "data" / "models.json"
+
+
+def convert_mistral(model: dict[str, Any]) -> dict[str, Any]:
+    """Rewrite one ``mistral-conversations`` model to ``openai-completions`` with Mistral's compat flags."""
+    out = dict(model)
+    out["api"] = "openai-completions"
+    out["baseUrl"] = MISTRAL_BASE_URL
+    compat: dict[str, Any] = {
+        "supportsStore": False,
+        "supportsDeveloperRole": False,
+        "supportsStrictMode": False,
+        "maxTokensField": "max_tokens",
+        "supportsReasoningEffort": model["id"] in MISTRAL_REASONING_EFFORT_IDS,
+    }
+    compat.update(model.get("compat") or {})
+    out["compat"] = compat
+    if model["id"] in MISTRAL_REASONING_EFFORT_IDS and not model.get("thinkingLevelMap"):
+        # Mistral accepts only "high" (and "none"); every enabled level maps to "high", like pi.
+        out["thinkingLevelMap"] = {"minimal": "high", "low": "high", "medium": "high", "high": "high"}
+    return out
+
+
+def convert(dump: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """Filter and rewrite a provider → models dump into the shipped catalogue."""
+    providers: dict[str, list[dict[str, Any]]] = {}
+    for provider, models in dump.items():
+        if provider in EXCLUDED_PROVIDERS:
+            continue
+        kept = []
+        for model in models:
+            if model.get("api") == "mistral-conversations":
+                model = convert_mistral(model)
+            if model.get("api") in SUPPORTED_APIS:
+                kept.append(model)
+        if kept:
+            providers[provider] = kept
+    return providers
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("dump", type=Path, help="JSON dump {provider: [model, ...]} of pi-ai's catalogue")
+    parser.add_argument("--source", default="@mariozechner/pi-ai models.generated", help="provenance note")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    dump = json.loads(args.dump.read_text(encoding="utf-8"))
+    providers = convert(dump)
+    document = {
+        "snapshot": {
+            "date": dt.date.today().isoformat(),
+            "source": args.source,
+            "note": "Prices are $ per million tokens. Mistral rewritten to openai-completions "
+            f"({MISTRAL_BASE_URL}). Regenerate with scripts/refresh_models.py.",
+        },
+        "providers": providers,
+    }
+    args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    count = sum(len(v) for v in providers.values())
+    print(f"wrote {count} models for {len(providers)} providers to {args.output}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
