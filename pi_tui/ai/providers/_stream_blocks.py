@@ -1,0 +1,130 @@
+"""Block bookkeeping shared by the anthropic-messages, openai-responses and google-generative-ai providers.
+
+:class:`BlockWriter` owns the assistant message under construction (``output``) and the event stream. It
+appends content blocks and pushes the matching AssistantMessageEvents of pi-reference §1.10 with the right
+``content_index``; every event's ``partial`` is the same mutable ``output`` object (aliasing, §1.10 item 7).
+Parser scratch state (partial JSON strings, provider block indexes) lives in the parsers, never on the
+blocks, so nothing has to be stripped before ``toolcall_end`` or a terminal event (§1.10 item 8).
+
+The run/terminal-event logic (§1.18) is :func:`pi_tui.ai.providers._http.run_provider`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..events import (
+    AssistantMessageEventStream,
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from ..types import AssistantMessage, TextContent, ThinkingContent, ToolCall
+
+
+class ProviderError(Exception):
+    """A failure detected while reading a provider stream; its text becomes ``error_message``."""
+
+
+class BlockWriter:
+    """Appends blocks to ``output.content`` and pushes the §1.10 events for them."""
+
+    def __init__(self, output: AssistantMessage, stream: AssistantMessageEventStream) -> None:
+        self.output = output
+        self.stream = stream
+        self.started = False
+
+    # -------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Push ``start`` (once); call it only after the HTTP response headers arrived (§1.10 item 2)."""
+        if not self.started:
+            self.started = True
+            self.stream.push(StartEvent(partial=self.output))
+
+    # -------------------------------------------------------------- text
+    def open_text(self) -> int:
+        """Append an empty text block; returns its content index."""
+        self.output.content.append(TextContent(text=""))
+        idx = len(self.output.content) - 1
+        self.stream.push(TextStartEvent(content_index=idx, partial=self.output))
+        return idx
+
+    def text_delta(self, idx: int, delta: str) -> None:
+        """Append ``delta`` to the text block at ``idx``."""
+        block = self.output.content[idx]
+        assert isinstance(block, TextContent)
+        block.text += delta
+        self.stream.push(TextDeltaEvent(content_index=idx, delta=delta, partial=self.output))
+
+    def end_text(self, idx: int) -> None:
+        """Push ``text_end`` with the block's full text."""
+        block = self.output.content[idx]
+        assert isinstance(block, TextContent)
+        self.stream.push(TextEndEvent(content_index=idx, content=block.text, partial=self.output))
+
+    # -------------------------------------------------------------- thinking
+    def open_thinking(self, thinking: str = "", signature: str | None = None, redacted: bool | None = None) -> int:
+        """Append a thinking block (optionally pre-filled, e.g. redacted); returns its content index."""
+        self.output.content.append(
+            ThinkingContent(thinking=thinking, thinking_signature=signature, redacted=redacted)
+        )
+        idx = len(self.output.content) - 1
+        self.stream.push(ThinkingStartEvent(content_index=idx, partial=self.output))
+        return idx
+
+    def thinking_delta(self, idx: int, delta: str) -> None:
+        """Append ``delta`` to the thinking block at ``idx``."""
+        block = self.output.content[idx]
+        assert isinstance(block, ThinkingContent)
+        block.thinking += delta
+        self.stream.push(ThinkingDeltaEvent(content_index=idx, delta=delta, partial=self.output))
+
+    def end_thinking(self, idx: int) -> None:
+        """Push ``thinking_end`` with the block's full thinking text."""
+        block = self.output.content[idx]
+        assert isinstance(block, ThinkingContent)
+        self.stream.push(ThinkingEndEvent(content_index=idx, content=block.thinking, partial=self.output))
+
+    # -------------------------------------------------------------- tool calls
+    def open_tool(self, call_id: str, name: str, arguments: dict[str, Any] | None = None,
+                  thought_signature: str | None = None) -> int:
+        """Append a tool call block (arguments default ``{}``); returns its content index."""
+        self.output.content.append(
+            ToolCall(id=call_id, name=name, arguments=dict(arguments or {}), thought_signature=thought_signature)
+        )
+        idx = len(self.output.content) - 1
+        self.stream.push(ToolCallStartEvent(content_index=idx, partial=self.output))
+        return idx
+
+    def tool_delta(self, idx: int, delta: str, arguments: dict[str, Any] | None = None) -> None:
+        """Push ``toolcall_delta`` (raw JSON fragment, may be ``""``); ``arguments`` = best-effort parse so far."""
+        block = self.output.content[idx]
+        assert isinstance(block, ToolCall)
+        if arguments is not None:
+            block.arguments = arguments
+        self.stream.push(ToolCallDeltaEvent(content_index=idx, delta=delta, partial=self.output))
+
+    def end_tool(self, idx: int, arguments: dict[str, Any] | None = None) -> None:
+        """Set the final ``arguments`` (if given) and push ``toolcall_end``."""
+        block = self.output.content[idx]
+        assert isinstance(block, ToolCall)
+        if arguments is not None:
+            block.arguments = arguments
+        self.stream.push(ToolCallEndEvent(content_index=idx, tool_call=block, partial=self.output))
+
+    def has_tool_call(self) -> bool:
+        """True when the message holds at least one tool call."""
+        return any(isinstance(b, ToolCall) for b in self.output.content)
+
+
+def json_compact(value: Any) -> str:
+    """``JSON.stringify`` equivalent: compact separators, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,89 @@
+"""The ``anthropic-messages`` provider over httpx + SSE, no vendor SDK (pi-reference §7.2, §1.18).
+
+``stream(model, context, options)`` sends ``POST {baseUrl}/v1/messages`` (body and headers from
+:mod:`._anthropic_convert`) and turns the SSE reply into AssistantMessageEvents
+(:mod:`._anthropic_parse`). ``start`` is pushed once the response headers arrived; HTTP failures before that
+give only an ``error`` event whose message is ``<status> <body>``. Every failure, an abort included, is one
+terminal ``error`` event (``stop_reason`` "aborted" when the signal fired), keeping the partial content and
+usage (:func:`._http.run_provider`).
+
+``stream_simple(model, context, options)`` maps a provider-neutral reasoning level onto Anthropic thinking:
+no level → thinking disabled; adaptive models → ``effort`` (``thinking_level_map`` literal, else
+minimal/low→low, medium→medium, high→high, other→high); other models → budget thinking via
+:func:`adjust_max_tokens_for_thinking`. Without ``options.api_key`` and an env key it returns a stream with
+one error event ``No API key for provider: <provider>``.
+"""
+
+from __future__ import annotations
+
+from ..env_keys import get_env_api_key
+from ..events import AssistantMessageEventStream
+from ..options import SimpleStreamOptions, StreamOptions
+from ..registry import error_stream
+from ..simple_options import adjust_max_tokens_for_thinking, build_base_options
+from ..types import AssistantMessage, Context, Model
+from ._anthropic_convert import (
+    build_headers,
+    build_params,
+    is_oauth_token,
+    messages_url,
+    supports_adaptive_thinking,
+)
+from ._anthropic_parse import AnthropicStreamParser
+from ._http import open_sse, run_provider
+from ._stream_blocks import BlockWriter
+
+API = "anthropic-messages"
+
+
+def stream(model: Model, context: Context, options: StreamOptions | None = None) -> AssistantMessageEventStream:
+    """Stream one Anthropic Messages reply (see the module docstring). Call inside a running event loop."""
+    opts = options if options is not None else StreamOptions()
+
+    async def produce(output: AssistantMessage, events: AssistantMessageEventStream) -> None:
+        api_key = opts.api_key or get_env_api_key(model.provider) or ""
+        is_oauth = model.provider != "github-copilot" and is_oauth_token(api_key)
+        headers = build_headers(model, context, api_key, opts)
+        body = build_params(model, context, is_oauth, opts)
+        writer = BlockWriter(output, events)
+        async with open_sse(url=messages_url(model), headers=headers, body=body, model=model, options=opts) as sse:
+            writer.start()
+            parser = AnthropicStreamParser(writer, model, context.tools, is_oauth)
+            async for event in sse:
+                parser.feed(event.event, event.data)
+            parser.finish()
+
+    return run_provider(model, opts, produce)
+
+
+def map_thinking_level_to_effort(model: Model, level: str | None) -> str:
+    """Adaptive-thinking effort for ``level`` (``thinking_level_map`` literal first)."""
+    mapped = (model.thinking_level_map or {}).get(level) if level else None
+    if isinstance(mapped, str):
+        return mapped
+    return {"minimal": "low", "low": "low", "medium": "medium", "high": "high"}.get(level or "", "high")
+
+
+def stream_simple(
+    model: Model, context: Context, options: SimpleStreamOptions | None = None
+) -> AssistantMessageEventStream:
+    """Stream with a provider-neutral reasoning level (see the module docstring)."""
+    api_key = (options.api_key if options else None) or get_env_api_key(model.provider)
+    if not api_key:
+        return error_stream(model, f"No API key for provider: {model.provider}")
+    base = build_base_options(model, options, api_key)
+    reasoning = options.reasoning if options else None
+    if not reasoning:
+        base.extra["thinking_enabled"] = False
+        return stream(model, context, base)
+    if supports_adaptive_thinking(model.id):
+        base.extra["thinking_enabled"] = True
+        base.extra["effort"] = map_thinking_level_to_effort(model, reasoning)
+        return stream(model, context, base)
+    max_tokens, budget = adjust_max_tokens_for_thinking(
+        base.max_tokens or 0, model.max_tokens, reasoning, options.thinking_budgets if options else None
+    )
+    base.max_tokens = max_tokens
+    base.extra["thinking_enabled"] = True
+    base.extra["thinking_budget_tokens"] = budget
+    return stream(model, context, base)
