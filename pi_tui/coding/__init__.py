@@ -1,0 +1,1 @@
+"""pi-coding-agent layer: tools, session, settings (pi-reference §3)."""

@@ -1,0 +1,202 @@
+"""The ``edit`` tool (pi-reference §3.13 ``edit``).
+
+Exact-text replacement of one or more disjoint regions of a file, all matched against the original
+content (see :mod:`pi_tui.coding.tools.edit_diff` for the matching, line-ending and BOM rules). Atomic:
+any failure raises before anything is written. Runs inside the per-file mutation queue.
+
+``details = {"diff", "firstChangedLine", "artifacts"}``: pi's two keys, plus the pi-tui UI-only diff
+artifact ``[{"title": path, "kind": "diff", "content": <unified diff>, "path": path}]`` (DESIGN.md
+"UI-only roles"; ``details`` never reaches the LLM).
+
+There is no replace-all mode (pi has none); case 19's single-match path is the only path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from pydantic import Field
+
+from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
+from pi_tui.ai.abort import AbortSignal
+from pi_tui.coding.tools.common import (
+    check_aborted,
+    decode_preserving,
+    encode_preserving,
+    error_code,
+    in_thread,
+    run_abortable,
+    text_result,
+)
+from pi_tui.coding.tools.edit_diff import (
+    EditSpec,
+    apply_edits_to_normalized_content,
+    detect_line_ending,
+    generate_diff_string,
+    normalize_to_lf,
+    restore_line_endings,
+    strip_bom,
+    unified_diff,
+)
+from pi_tui.coding.tools.file_mutation_queue import with_file_mutation_queue
+from pi_tui.coding.tools.path_utils import resolve_to_cwd
+
+EDIT_DESCRIPTION = (
+    "Edit a single file using exact text replacement. Every edits[].oldText must match a unique, "
+    "non-overlapping region of the original file. If two changes affect the same block or nearby lines, "
+    "merge them into one edit instead of emitting overlapping edits. Do not include large unchanged "
+    "regions just to connect distant changes."
+)
+
+EDIT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "required": ["path", "edits"],
+    "properties": {
+        "path": {"type": "string", "description": "Path to the file to edit (relative or absolute)"},
+        "edits": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["oldText", "newText"],
+                "properties": {
+                    "oldText": {
+                        "type": "string",
+                        "description": "Exact text for one targeted replacement. It must be unique in the "
+                        "original file and must not overlap with any other edits[].oldText in the same call.",
+                    },
+                    "newText": {"type": "string", "description": "Replacement text for this targeted edit."},
+                },
+                "additionalProperties": False,
+            },
+            "description": "One or more targeted replacements. Each edit is matched against the original "
+            "file, not incrementally. Do not include overlapping or nested edits. If two changes touch the "
+            "same block or nearby lines, merge them into one edit instead.",
+        },
+    },
+    "additionalProperties": False,
+}
+
+EMPTY_EDITS_ERROR = "Edit tool input is invalid. edits must contain at least one replacement."
+
+
+def prepare_edit_arguments(args: Any) -> Any:
+    """pi's ``prepareArguments`` for edit: ``edits`` given as a JSON string is parsed (when it is an
+    array), and legacy top-level ``oldText``/``newText`` strings are appended as one more edit."""
+    if not isinstance(args, dict):
+        return args
+    args = dict(args)
+    if isinstance(args.get("edits"), str):
+        try:
+            parsed = json.loads(args["edits"])
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            args["edits"] = parsed
+    old, new = args.get("oldText"), args.get("newText")
+    if not isinstance(old, str) or not isinstance(new, str):
+        return args
+    edits = list(args["edits"]) if isinstance(args.get("edits"), list) else []
+    edits.append({"oldText": old, "newText": new})
+    rest = {k: v for k, v in args.items() if k not in ("oldText", "newText")}
+    rest["edits"] = edits
+    return rest
+
+
+def _edit_specs(params: Any) -> tuple[str, list[EditSpec]]:
+    data = params.model_dump(by_alias=True) if hasattr(params, "model_dump") else params
+    edits = data.get("edits") if isinstance(data, dict) else None
+    if not isinstance(edits, list) or not edits:
+        raise Exception(EMPTY_EDITS_ERROR)
+    specs = []
+    for e in edits:
+        if not isinstance(e, dict) or not isinstance(e.get("oldText"), str) or not isinstance(
+            e.get("newText"), str
+        ):
+            raise Exception(EMPTY_EDITS_ERROR)
+        specs.append(EditSpec(e["oldText"], e["newText"]))
+    return str(data.get("path", "")), specs
+
+
+def _check_access(path: str) -> None:
+    if not os.access(path, os.R_OK | os.W_OK):
+        # os.access does not say why; stat tells ENOENT apart from EACCES.
+        try:
+            os.stat(path)
+        except OSError as exc:
+            raise exc
+        raise PermissionError(13, "permission denied", path)
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _write_bytes(path: str, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+class EditTool(AgentTool):
+    """``edit(path, edits[{oldText,newText}])`` -> ``Successfully replaced <n> block(s) in <path>.``
+
+    Errors (exception messages): pi's texts from :mod:`edit_diff`, ``Could not edit file: <path>. Error
+    code: <code>.`` when the file is not readable+writable, ``Operation aborted``.
+    """
+
+    cwd: str = Field(default=".", exclude=True)
+
+    def __init__(self, cwd: str, **data: Any) -> None:
+        super().__init__(
+            name="edit",
+            label="edit",
+            description=EDIT_DESCRIPTION,
+            parameters=EDIT_PARAMETERS,
+            cwd=cwd,
+            **data,
+        )
+
+    def prepare_arguments(self, args: dict[str, Any]) -> dict[str, Any]:
+        """See :func:`prepare_edit_arguments`."""
+        return prepare_edit_arguments(args)  # type: ignore[no-any-return]
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        params: Any,
+        signal: AbortSignal | None = None,
+        on_update: AgentToolUpdateCallback | None = None,
+    ) -> AgentToolResult:
+        """Apply the edits atomically; see the class docstring for results and errors."""
+        path, specs = _edit_specs(params)
+        absolute = resolve_to_cwd(path, self.cwd)
+
+        async def mutate() -> AgentToolResult:
+            check_aborted(signal)
+            try:
+                await in_thread(_check_access, absolute)
+            except OSError as exc:
+                raise Exception(f"Could not edit file: {path}. Error code: {error_code(exc)}.") from None
+            raw = await run_abortable(signal, in_thread(_read_bytes, absolute))
+            text = decode_preserving(raw)
+            bom, content = strip_bom(text)
+            ending = detect_line_ending(content)
+            normalized = normalize_to_lf(content)
+            try:
+                base, new = apply_edits_to_normalized_content(normalized, specs, path)
+            except Exception as exc:
+                raise Exception(str(exc)) from None
+            check_aborted(signal)
+            final = bom + restore_line_endings(new, ending)
+            await in_thread(_write_bytes, absolute, encode_preserving(final))
+            check_aborted(signal)
+            diff, first_changed = generate_diff_string(base, new)
+            details: dict[str, Any] = {"diff": diff, "firstChangedLine": first_changed}
+            details["artifacts"] = [
+                {"title": path, "kind": "diff", "content": unified_diff(base, new, path), "path": path}
+            ]
+            return text_result(f"Successfully replaced {len(specs)} block(s) in {path}.", details)
+
+        return await with_file_mutation_queue(absolute, mutate)
