@@ -1,0 +1,93 @@
+"""Auto-retry classification and back-off (pi-reference §3.10; cases 10 and 14).
+
+A failed assistant message is retryable when ``stop_reason == "error"``, it has an ``error_message``, it is
+not a context overflow, and the message matches pi's transient-error pattern. The delay is pi's
+``base_delay_ms * 2**(attempt-1)`` unless the provider recorded a server-requested delay
+(``Retry-After``) in ``assistant.diagnostics`` as ``{"type": "http_error", "details": {"retryAfterMs"}}``:
+then that delay is used (beyond pi, case 14). A requested delay above ``max_delay_ms`` is not slept: the
+retry is refused and the error surfaces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+RETRYABLE_PATTERN = re.compile(
+    r"overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|"
+    r"service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|"
+    r"connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|"
+    r"fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|"
+    r"http2 request did not get a response|timed? out|timeout|terminated|retry delay",
+    re.IGNORECASE,
+)
+"""pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive."""
+
+
+@dataclass
+class RetrySettings:
+    """``retry.*`` settings: ``enabled`` (True), ``max_retries`` (3), ``base_delay_ms`` (2000),
+    ``max_delay_ms``: largest server-requested delay honoured (60000 ms, pi's provider cap)."""
+
+    enabled: bool = True
+    max_retries: int = 3
+    base_delay_ms: int = 2000
+    max_delay_ms: int = 60000
+
+
+def _get(message: Any, name: str, alias: str) -> Any:
+    if isinstance(message, dict):
+        return message.get(alias, message.get(name))
+    return getattr(message, name, None)
+
+
+def _is_overflow(message: Any, context_window: int | None) -> bool:
+    try:
+        from pi_tui.ai.overflow import is_context_overflow
+    except ImportError:  # overflow detection not available: fall back to the common wordings
+        text = str(_get(message, "error_message", "errorMessage") or "").lower()
+        return any(
+            needle in text
+            for needle in ("context length", "context window", "prompt is too long", "maximum context", "too many tokens")
+        )
+    return bool(is_context_overflow(message, context_window))
+
+
+def is_retryable_error(message: Any, context_window: int | None = None) -> bool:
+    """True when an assistant message is a transient provider failure worth retrying (pi-reference §3.10)."""
+    if _get(message, "stop_reason", "stopReason") != "error":
+        return False
+    error = _get(message, "error_message", "errorMessage")
+    if not error:
+        return False
+    if _is_overflow(message, context_window):
+        return False
+    return RETRYABLE_PATTERN.search(str(error)) is not None
+
+
+def server_retry_after_ms(message: Any) -> int | None:
+    """The last ``retryAfterMs`` the provider recorded in ``diagnostics`` (``http_error`` entries), or None."""
+    diagnostics = _get(message, "diagnostics", "diagnostics") or []
+    found: int | None = None
+    for entry in diagnostics:
+        if not isinstance(entry, dict) or entry.get("type") != "http_error":
+            continue
+        details = entry.get("details") or {}
+        value = details.get("retryAfterMs") if isinstance(details, dict) else None
+        if isinstance(value, (int, float)) and value >= 0:
+            found = int(value)
+    return found
+
+
+def retry_delay_ms(message: Any, attempt: int, settings: RetrySettings) -> int | None:
+    """Delay before retry ``attempt`` (1-based), in ms; ``None`` when the server asks for more than the cap.
+
+    Server ``Retry-After`` (from diagnostics) wins over pi's exponential back-off (case 14).
+    """
+    requested = server_retry_after_ms(message)
+    if requested is not None:
+        if settings.max_delay_ms > 0 and requested > settings.max_delay_ms:
+            return None
+        return requested
+    return int(settings.base_delay_ms * (2 ** (attempt - 1)))
