@@ -1,0 +1,201 @@
+"""Append-only JSONL I/O for session files (pi-reference §3.4 "Write policy", §5 item 8).
+
+Reading (:func:`read_session_file`) splits the bytes on ``\\n`` only (never ``str.splitlines``, which also
+splits on U+2028), strips NUL padding around a line (left by a crash on some filesystems) and parses each line
+on its own, so a torn, corrupt or NUL-filled line costs only itself: it is skipped and described in
+``warnings``.
+
+Writing: every append is ONE ``os.write`` of the whole encoded line plus ``"\\n"`` on an ``O_APPEND`` file
+descriptor. On a local filesystem such a write lands in one piece at the end of the file, so two processes
+appending to the same file never interleave partial lines, and a writer killed between writes leaves only whole
+lines. If the file does not end with ``"\\n"`` (torn last line), the next append first writes ``"\\n"`` in the
+same ``os.write`` so the new line starts clean. Appends are not fsync'ed: a crashing *process* loses nothing
+(the data is in the kernel page cache), only a power loss can drop the last lines, and an fsync per line would
+cost milliseconds per message on many disks; whole-file rewrites (migration, recovery, forking) go through a
+temp file + fsync + ``os.replace`` so they are atomic.
+
+Files are created with mode 0600 (they hold conversations). JSON is compact, non-ASCII kept literally, like
+JavaScript's ``JSON.stringify``; NaN/Infinity become ``null`` as in JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FILE_MODE = 0o600
+
+
+@dataclass
+class RawSessionFile:
+    """Result of reading a session file without interpreting the entries.
+
+    ``objects``: every line that parsed as JSON, in file order (header included, if valid);
+    ``warnings``: one human-readable message per skipped line (``<path>:<line>: <reason>``);
+    ``ends_with_newline``: False when the file is non-empty and its last byte is not ``\\n``.
+    """
+
+    objects: list[Any] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    ends_with_newline: bool = True
+    exists: bool = True
+
+
+def _describe(raw: bytes) -> str:
+    preview = raw[:40].decode("utf-8", errors="replace")
+    return f"{len(raw)} bytes starting {preview!r}"
+
+
+def parse_jsonl_bytes(data: bytes, source: str = "<bytes>") -> RawSessionFile:
+    """Parse JSONL bytes line by line; see the module docstring for the recovery rules. Never raises."""
+    result = RawSessionFile(ends_with_newline=(not data) or data.endswith(b"\n"))
+    for number, raw_line in enumerate(data.split(b"\n"), start=1):
+        line = raw_line.strip(b"\x00").strip()
+        if not line:
+            if b"\x00" in raw_line:
+                result.warnings.append(f"{source}:{number}: skipped a line of NUL padding")
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            result.warnings.append(
+                f"{source}:{number}: skipped a line that is not valid UTF-8 ({_describe(line)})"
+            )
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            result.warnings.append(
+                f"{source}:{number}: skipped a line that is not valid JSON ({_describe(line)})"
+            )
+            continue
+        result.objects.append(obj)
+    return result
+
+
+def read_session_file(path: str | os.PathLike[str]) -> RawSessionFile:
+    """Read and parse a JSONL file; a missing file gives ``exists=False`` and no objects. Never raises
+    for bad content; an unreadable file (permissions, a directory) gives a warning and no objects."""
+    target = Path(path)
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        return RawSessionFile(exists=False)
+    except OSError as error:
+        return RawSessionFile(warnings=[f"{target}: cannot read session file: {error}"], exists=True)
+    return parse_jsonl_bytes(data, str(target))
+
+
+def _json_safe(value: Any) -> Any:
+    """JavaScript number semantics: NaN/Infinity → ``None``; integral floats → ``int`` (``0.0`` → ``0``)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        if value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        return value
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+def encode_line(obj: Any) -> bytes:
+    """One compact JSON line (with trailing ``\\n``) as UTF-8 bytes.
+
+    Lone surrogates (invalid in UTF-8) are written as ``\\udXXX`` escapes; numbers as JavaScript writes them
+    (NaN/Infinity → ``null``, ``0.0`` → ``0``).
+    Raises ``TypeError`` for objects JSON cannot represent.
+    """
+    obj = _json_safe(obj)
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        ascii_text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        return (ascii_text + "\n").encode("ascii")
+
+
+def file_ends_with_newline(path: str | os.PathLike[str]) -> bool:
+    """True if the file is missing, empty or ends with ``\\n``."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            if handle.tell() == 0:
+                return True
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) == b"\n"
+    except FileNotFoundError:
+        return True
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    written = os.write(fd, payload)
+    # A regular-file write is complete in practice; finish a short write rather than lose data.
+    while written < len(payload):
+        written += os.write(fd, payload[written:])
+
+
+class AppendWriter:
+    """Appends whole lines to one JSONL file (module docstring: one ``os.write`` per line, ``O_APPEND``).
+
+    The parent directory is created on first use. ``needs_newline`` is checked once, when the writer is made
+    (and after a failed write); a torn last line gets a ``"\\n"`` prepended to the next append.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._needs_newline = not file_ends_with_newline(self.path)
+
+    def append(self, obj: Any) -> None:
+        """Append one JSON line. Raises ``OSError`` if the file cannot be written."""
+        self.append_many([obj])
+
+    def append_many(self, objs: Iterable[Any]) -> None:
+        """Append several lines, each with its own ``os.write`` (so each is whole on its own)."""
+        lines = [encode_line(obj) for obj in objs]
+        if not lines:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+        try:
+            for line in lines:
+                payload = b"\n" + line if self._needs_newline else line
+                try:
+                    _write_all(fd, payload)
+                except OSError:
+                    self._needs_newline = not file_ends_with_newline(self.path)
+                    raise
+                self._needs_newline = False
+        finally:
+            os.close(fd)
+
+
+def rewrite_file(path: str | os.PathLike[str], objs: Iterable[Any]) -> None:
+    """Atomically replace ``path`` with the given JSON lines (temp file in the same dir, fsync, rename)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    payload = b"".join(encode_line(obj) for obj in objs)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, FILE_MODE)
+        _write_all(fd, payload)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(temp_name, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise

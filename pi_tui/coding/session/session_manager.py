@@ -1,0 +1,612 @@
+"""SessionManager: a session as an append-only tree of entries in a JSONL file (pi-reference §3.4).
+
+Every append makes the new entry a child of the current leaf and moves the leaf to it; ``branch`` moves the
+leaf back to an earlier entry (the next append starts a new branch), ``reset_leaf`` puts it before the first
+entry. Nothing is written until the session holds an assistant message; then the header and buffered entries
+are written, and from then on each entry is appended at once as one whole line (see
+:mod:`pi_tui.coding.session.session_file` for the write/crash rules). ``in_memory`` sessions never write.
+
+Loading never loses good entries: bad lines are skipped and listed in :attr:`SessionManager.warnings`, and
+the file stays appendable. A file whose first JSON object is not a valid header is, when opened explicitly,
+rewritten with a fresh header at the same path, as pi does; pi-tui first copies the old bytes to
+``<file>.corrupt-<ts>`` so nothing is destroyed (deviation from pi, which only truncates).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from uuid6 import uuid7
+
+from pi_tui.coding.config.paths import get_default_session_dir, get_sessions_dir
+from pi_tui.coding.session import listing
+from pi_tui.coding.session.context import UNSET, SessionContext, build_session_context
+from pi_tui.coding.session.entries import (
+    ARTIFACT_CUSTOM_TYPE,
+    CURRENT_SESSION_VERSION,
+    NOTIFICATION_CUSTOM_TYPE,
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    EntryError,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    SessionEntryBase,
+    SessionHeader,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+    entry_from_json,
+    generate_entry_id,
+    iso_now,
+)
+from pi_tui.coding.session.messages import AgentMessage, message_role, message_to_json
+from pi_tui.coding.session.migrate import migrate_to_current
+from pi_tui.coding.session.session_file import AppendWriter, read_session_file, rewrite_file
+from pi_tui.coding.session.tree import SessionTreeNode, build_tree
+
+UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTOM_TYPE}
+
+
+def new_session_id() -> str:
+    """A fresh session id: UUIDv7 string (time-ordered)."""
+    return str(uuid7())
+
+
+def session_file_name(timestamp: str, session_id: str) -> str:
+    """``<ts>_<id>.jsonl`` with ``:`` and ``.`` of the ISO timestamp replaced by ``-``."""
+    return f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"
+
+
+def _header_from_json(obj: Any) -> SessionHeader | None:
+    if not isinstance(obj, dict) or obj.get("type") != "session" or not isinstance(obj.get("id"), str):
+        return None
+    try:
+        return SessionHeader.model_validate(obj)
+    except ValueError:
+        return None
+
+
+@dataclass
+class _LoadedFile:
+    header: SessionHeader | None
+    entries: list[SessionEntry] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    exists: bool = False
+    empty: bool = True
+    migrated: bool = False
+
+
+def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> _LoadedFile:
+    """Read a session file: header, entries (migrated to v3 in memory), warnings. Never raises for content."""
+    raw = read_session_file(path)
+    loaded = _LoadedFile(header=None, warnings=list(raw.warnings), exists=raw.exists, empty=not raw.objects)
+    if not raw.objects:
+        return loaded
+    loaded.header = _header_from_json(raw.objects[0])
+    if loaded.header is None:
+        return loaded
+    objects = raw.objects
+    if migrate and migrate_to_current(objects):
+        loaded.migrated = True
+        loaded.header = _header_from_json(objects[0])
+    for number, obj in enumerate(objects[1:], start=2):
+        if isinstance(obj, dict) and obj.get("type") == "session":
+            loaded.warnings.append(f"{path}: skipped an extra session header (object {number})")
+            continue
+        try:
+            loaded.entries.append(entry_from_json(obj))
+        except EntryError as error:
+            loaded.warnings.append(f"{path}: skipped object {number}: {error}")
+    return loaded
+
+
+class SessionManager:
+    """One session: header, entries (a tree), the leaf pointer, labels and the file it persists to.
+
+    Construct with :meth:`create`, :meth:`open`, :meth:`continue_recent`, :meth:`in_memory` or :meth:`fork_from`.
+    Entry-appending methods return the new entry id. Errors: ``KeyError`` subclass :class:`EntryNotFoundError`
+    (message ``Entry <id> not found``) for unknown ids; ``OSError`` if the file cannot be written.
+    """
+
+    def __init__(self, cwd: str, session_dir: Path | None, session_file: Path | None, persist: bool) -> None:
+        self.cwd = cwd
+        self.session_dir = session_dir
+        self.persist = persist
+        self.warnings: list[str] = []
+        self._header = SessionHeader(id=new_session_id(), cwd=cwd)
+        self._session_file: Path | None = None
+        self._entries: list[SessionEntry] = []
+        self._by_id: dict[str, SessionEntry] = {}
+        self._labels: dict[str, str] = {}
+        self._label_timestamps: dict[str, str] = {}
+        self._leaf_id: str | None = None
+        self._flushed = False
+        self._has_assistant = False
+        self._writer: AppendWriter | None = None
+        if session_file is not None:
+            self._set_session_file(session_file)
+        else:
+            self.new_session()
+
+    # ------------------------------------------------------------------ constructors
+
+    @classmethod
+    def create(cls, cwd: str, session_dir: str | os.PathLike[str] | None = None) -> SessionManager:
+        """New persisted session in ``session_dir`` (default ``<agentDir>/sessions/--<cwd>--``)."""
+        directory = Path(session_dir) if session_dir is not None else get_default_session_dir(cwd)
+        return cls(cwd, directory, None, True)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        session_dir: str | os.PathLike[str] | None = None,
+        cwd_override: str | None = None,
+    ) -> SessionManager:
+        """Open ``path`` (created on first write if missing). cwd = override > header cwd > process cwd."""
+        loaded = load_session_entries(path, migrate=False)
+        cwd = cwd_override or (loaded.header.cwd if loaded.header and loaded.header.cwd else os.getcwd())
+        directory = Path(session_dir) if session_dir is not None else Path(path).resolve().parent
+        return cls(cwd, directory, Path(path), True)
+
+    @classmethod
+    def continue_recent(cls, cwd: str, session_dir: str | os.PathLike[str] | None = None) -> SessionManager:
+        """Open the most recently modified valid session of ``cwd``'s session dir, else create a new one."""
+        directory = Path(session_dir) if session_dir is not None else get_default_session_dir(cwd)
+        recent = listing.find_most_recent_session(directory)
+        if recent is not None:
+            return cls(cwd, directory, recent, True)
+        return cls(cwd, directory, None, True)
+
+    @classmethod
+    def in_memory(cls, cwd: str | None = None) -> SessionManager:
+        """A session that is never written (``--no-session``)."""
+        return cls(cwd or os.getcwd(), None, None, False)
+
+    @classmethod
+    def fork_from(
+        cls,
+        source_path: str | os.PathLike[str],
+        target_cwd: str,
+        session_dir: str | os.PathLike[str] | None = None,
+    ) -> SessionManager:
+        """Copy every entry of another session (maybe another project) into a new session of ``target_cwd``.
+
+        Raises ``ValueError`` (``Cannot fork: source session file is empty or invalid: <path>``).
+        """
+        loaded = load_session_entries(source_path)
+        if loaded.header is None:
+            raise ValueError(f"Cannot fork: source session file is empty or invalid: {source_path}")
+        directory = Path(session_dir) if session_dir is not None else get_default_session_dir(target_cwd)
+        header = SessionHeader(id=new_session_id(), cwd=target_cwd, parent_session=str(source_path))
+        path = directory / session_file_name(header.timestamp, header.id)
+        rewrite_file(path, [header.to_json_dict(), *(e.to_json_dict() for e in loaded.entries)])
+        return cls(target_cwd, directory, path, True)
+
+    # ------------------------------------------------------------------ file handling
+
+    def new_session(self, session_id: str | None = None, parent_session: str | None = None) -> Path | None:
+        """Start an empty session (new id, new file name when persisting); returns the new file path."""
+        self._header = SessionHeader(
+            id=session_id or new_session_id(), cwd=self.cwd, parent_session=parent_session
+        )
+        self._reset_index([])
+        self._flushed = False
+        self._writer = None
+        if self.persist and self.session_dir is not None:
+            self._session_file = self.session_dir / session_file_name(self._header.timestamp, self._header.id)
+        return self._session_file
+
+    def _set_session_file(self, path: Path) -> None:
+        resolved = path.resolve()
+        loaded = load_session_entries(resolved)
+        self.warnings.extend(loaded.warnings)
+        if not loaded.exists:
+            self.new_session()
+            self._session_file = resolved
+            return
+        if loaded.header is None:
+            if not loaded.empty or resolved.stat().st_size > 0:
+                backup = resolved.with_name(f"{resolved.name}.corrupt-{iso_now().replace(':', '-')}")
+                shutil.copyfile(resolved, backup)
+                self.warnings.append(f"{resolved}: no valid session header; old content saved to {backup}")
+            self.new_session()
+            self._session_file = resolved
+            self._rewrite_file()
+            self._flushed = True
+            return
+        self._header = loaded.header
+        self._session_file = resolved
+        self._reset_index(loaded.entries)
+        if loaded.migrated:
+            if loaded.warnings:
+                backup = resolved.with_name(f"{resolved.name}.pre-migration")
+                shutil.copyfile(resolved, backup)
+                self.warnings.append(f"{resolved}: original kept in {backup} (it had unreadable lines)")
+            self._rewrite_file()
+        self._flushed = True
+
+    def _reset_index(self, entries: list[SessionEntry]) -> None:
+        self._entries = list(entries)
+        self._by_id = {}
+        self._labels = {}
+        self._label_timestamps = {}
+        self._leaf_id = None
+        self._has_assistant = False
+        for entry in self._entries:
+            self._index(entry)
+
+    def _index(self, entry: SessionEntry) -> None:
+        self._by_id[entry.id] = entry
+        self._leaf_id = entry.id
+        if isinstance(entry, MessageEntry) and message_role(entry.message) == "assistant":
+            self._has_assistant = True
+        if isinstance(entry, LabelEntry):
+            if entry.label:
+                self._labels[entry.target_id] = entry.label
+                self._label_timestamps[entry.target_id] = entry.timestamp
+            else:
+                self._labels.pop(entry.target_id, None)
+                self._label_timestamps.pop(entry.target_id, None)
+
+    def _rewrite_file(self) -> None:
+        if not self.persist or self._session_file is None:
+            return
+        rewrite_file(
+            self._session_file, [self._header.to_json_dict(), *(e.to_json_dict() for e in self._entries)]
+        )
+        self._writer = None
+
+    def _writer_for_file(self) -> AppendWriter:
+        assert self._session_file is not None
+        if self._writer is None or self._writer.path != self._session_file:
+            self._writer = AppendWriter(self._session_file)
+        return self._writer
+
+    def _persist(self, entry: SessionEntry) -> None:
+        if not self.persist or self._session_file is None:
+            return
+        if not self._flushed:
+            if not self._has_assistant:
+                return
+            self._writer_for_file().append_many(
+                [self._header.to_json_dict(), *(e.to_json_dict() for e in self._entries)]
+            )
+            self._flushed = True
+            return
+        self._writer_for_file().append(entry.to_json_dict())
+
+    def _append_entry(self, entry: SessionEntry) -> str:
+        self._entries.append(entry)
+        self._index(entry)
+        self._persist(entry)
+        return entry.id
+
+    def _new_id(self) -> str:
+        return generate_entry_id(self._by_id)
+
+    # ------------------------------------------------------------------ accessors
+
+    @property
+    def session_file(self) -> Path | None:
+        """Path of the session file (``None`` for in-memory sessions); may not exist yet."""
+        return self._session_file if self.persist else None
+
+    @property
+    def session_id(self) -> str:
+        """The session's UUIDv7 (header ``id``)."""
+        return self._header.id
+
+    @property
+    def session_name(self) -> str | None:
+        """Name from the latest ``session_info`` entry (an empty name clears it)."""
+        for entry in reversed(self._entries):
+            if isinstance(entry, SessionInfoEntry):
+                return (entry.name or "").strip() or None
+        return None
+
+    @property
+    def header(self) -> SessionHeader:
+        """The session header (not part of the tree)."""
+        return self._header
+
+    def is_persisted(self) -> bool:
+        """False for in-memory sessions."""
+        return self.persist
+
+    def is_flushed(self) -> bool:
+        """True once the file holds the header (a first assistant message arrived, or the file was opened)."""
+        return self._flushed
+
+    def get_cwd(self) -> str:
+        return self.cwd
+
+    def get_session_dir(self) -> Path | None:
+        return self.session_dir
+
+    def get_session_id(self) -> str:
+        return self.session_id
+
+    def get_session_file(self) -> Path | None:
+        return self.session_file
+
+    def get_session_name(self) -> str | None:
+        return self.session_name
+
+    def get_header(self) -> SessionHeader:
+        return self._header
+
+    def get_entries(self) -> list[SessionEntry]:
+        """All entries in file order (header excluded); a new list."""
+        return list(self._entries)
+
+    def get_entry(self, entry_id: str) -> SessionEntry | None:
+        return self._by_id.get(entry_id)
+
+    def get_leaf_id(self) -> str | None:
+        return self._leaf_id
+
+    def get_leaf_entry(self) -> SessionEntry | None:
+        return self._by_id.get(self._leaf_id) if self._leaf_id else None
+
+    def get_children(self, parent_id: str | None) -> list[SessionEntry]:
+        """Direct children of ``parent_id`` (``None`` → roots), in file order."""
+        return [entry for entry in self._by_id.values() if entry.parent_id == parent_id]
+
+    def get_label(self, entry_id: str) -> str | None:
+        return self._labels.get(entry_id)
+
+    def get_branch(self, from_id: str | None = None) -> list[SessionEntry]:
+        """Path root → ``from_id`` (default: the leaf); ``[]`` if the id is unknown or the leaf is ``None``."""
+        start = from_id if from_id is not None else self._leaf_id
+        path: list[SessionEntry] = []
+        seen: set[str] = set()
+        current = self._by_id.get(start) if start else None
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            path.append(current)
+            current = self._by_id.get(current.parent_id) if current.parent_id else None
+        path.reverse()
+        return path
+
+    def get_tree(self) -> list[SessionTreeNode]:
+        """Roots of the entry tree; children sorted by timestamp; orphans/self-parented entries are roots."""
+        return build_tree(self._entries, self._labels, self._label_timestamps)
+
+    def build_session_context(self, include_ui: bool = False) -> SessionContext:
+        """Context of the current branch (pi-reference §3.4); ``include_ui`` adds notification/artifact messages."""
+        return build_session_context(self._entries, self._leaf_id, self._by_id, include_ui=include_ui)
+
+    # ------------------------------------------------------------------ appends
+
+    def append_message(self, message: AgentMessage) -> str:
+        """Append a ``message`` entry. UI-only roles (notification/artifact) go to a custom entry instead."""
+        if message_role(message) in UI_ROLES:
+            return self.append_ui_message(message)
+        return self._append_entry(MessageEntry(id=self._new_id(), parent_id=self._leaf_id, message=message))
+
+    def append_thinking_level_change(self, thinking_level: str) -> str:
+        return self._append_entry(
+            ThinkingLevelChangeEntry(
+                id=self._new_id(), parent_id=self._leaf_id, thinking_level=thinking_level
+            )
+        )
+
+    def append_model_change(self, provider: str, model_id: str) -> str:
+        return self._append_entry(
+            ModelChangeEntry(id=self._new_id(), parent_id=self._leaf_id, provider=provider, model_id=model_id)
+        )
+
+    def append_compaction(
+        self,
+        summary: str,
+        first_kept_entry_id: str | None,
+        tokens_before: int,
+        details: Any = None,
+        from_hook: bool | None = None,
+    ) -> str:
+        return self._append_entry(
+            CompactionEntry(
+                id=self._new_id(),
+                parent_id=self._leaf_id,
+                summary=summary,
+                first_kept_entry_id=first_kept_entry_id,
+                tokens_before=tokens_before,
+                details=details,
+                from_hook=from_hook,
+            )
+        )
+
+    def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
+        """Extension/app state; never in the LLM context."""
+        return self._append_entry(
+            CustomEntry(id=self._new_id(), parent_id=self._leaf_id, custom_type=custom_type, data=data)
+        )
+
+    def append_custom_message_entry(
+        self, custom_type: str, content: Any, display: bool = True, details: Any = None
+    ) -> str:
+        """A custom message that IS part of the LLM context (role ``custom``)."""
+        return self._append_entry(
+            CustomMessageEntry(
+                id=self._new_id(),
+                parent_id=self._leaf_id,
+                custom_type=custom_type,
+                content=content,
+                display=display,
+                details=details,
+            )
+        )
+
+    def append_ui_message(self, message: AgentMessage) -> str:
+        """Persist a UI-only ``notification``/``artifact`` message as a ``pi-tui.*`` custom entry.
+
+        Raises ``ValueError`` for other roles.
+        """
+        role = message_role(message)
+        if role not in UI_ROLES:
+            raise ValueError(f"not a UI-only message role: {role!r}")
+        data = message_to_json(message)
+        if not isinstance(data, dict):
+            raise ValueError("UI message must serialise to a JSON object")
+        data.pop("role", None)
+        return self.append_custom_entry(UI_ROLES[role], data)
+
+    def append_label_change(self, target_id: str, label: str | None) -> str:
+        """Set (or clear with ``None``/``""``) the label of ``target_id``; raises :class:`EntryNotFoundError`."""
+        if target_id not in self._by_id:
+            raise EntryNotFoundError(target_id)
+        return self._append_entry(
+            LabelEntry(id=self._new_id(), parent_id=self._leaf_id, target_id=target_id, label=label or None)
+        )
+
+    def append_session_info(self, name: str) -> str:
+        """Set the session name (trimmed; empty clears it)."""
+        return self._append_entry(
+            SessionInfoEntry(id=self._new_id(), parent_id=self._leaf_id, name=name.strip())
+        )
+
+    # ------------------------------------------------------------------ branching
+
+    def branch(self, branch_from_id: str) -> None:
+        """Move the leaf to ``branch_from_id``; raises :class:`EntryNotFoundError`."""
+        if branch_from_id not in self._by_id:
+            raise EntryNotFoundError(branch_from_id)
+        self._leaf_id = branch_from_id
+
+    def reset_leaf(self) -> None:
+        """Leaf → ``None``: the next append becomes a new root."""
+        self._leaf_id = None
+
+    def branch_with_summary(
+        self, branch_from_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
+    ) -> str:
+        """Move the leaf to ``branch_from_id`` (``None`` = before the root) and append a ``branch_summary``."""
+        if branch_from_id is not None and branch_from_id not in self._by_id:
+            raise EntryNotFoundError(branch_from_id)
+        self._leaf_id = branch_from_id
+        return self._append_entry(
+            BranchSummaryEntry(
+                id=self._new_id(),
+                parent_id=branch_from_id,
+                from_id=branch_from_id if branch_from_id is not None else "root",
+                summary=summary,
+                details=details,
+                from_hook=from_hook,
+            )
+        )
+
+    def create_branched_session(self, leaf_id: str) -> Path | None:
+        """Replace this session by a new one holding only the root → ``leaf_id`` path (plus its labels).
+
+        The new session has a new id and ``parentSession`` = the old file; its file is written now only if the
+        path contains an assistant message. Returns the new file path (``None`` in memory).
+        Raises :class:`EntryNotFoundError` for an unknown id.
+        """
+        path = self.get_branch(leaf_id)
+        if not path:
+            raise EntryNotFoundError(leaf_id)
+        kept: list[SessionEntry] = [entry for entry in path if not isinstance(entry, LabelEntry)]
+        previous_file = self._session_file if self.persist else None
+        header = SessionHeader(
+            id=new_session_id(), cwd=self.cwd, parent_session=str(previous_file) if previous_file else None
+        )
+        used = {entry.id for entry in kept}
+        parent_id: str | None = kept[-1].id if kept else None
+        for entry in kept.copy():
+            label = self._labels.get(entry.id)
+            if label is None:
+                continue
+            label_entry = LabelEntry(
+                id=generate_entry_id(used),
+                parent_id=parent_id,
+                timestamp=self._label_timestamps.get(entry.id, iso_now()),
+                target_id=entry.id,
+                label=label,
+            )
+            used.add(label_entry.id)
+            kept.append(label_entry)
+            parent_id = label_entry.id
+        self._header = header
+        self._reset_index(kept)
+        self._writer = None
+        if not self.persist or self.session_dir is None:
+            return None
+        self._session_file = self.session_dir / session_file_name(header.timestamp, header.id)
+        if self._has_assistant:
+            self._rewrite_file()
+            self._flushed = True
+        else:
+            self._flushed = False
+        return self._session_file
+
+    def export_to_jsonl(self, output_path: str | os.PathLike[str] | None = None) -> Path:
+        """Write header + the current branch, ``parentId``s re-chained linearly; returns the absolute path.
+
+        Default path: ``session-<ts>.jsonl`` in the process cwd.
+        """
+        if output_path is None:
+            output_path = "session-" + iso_now().replace(":", "-").replace(".", "-") + ".jsonl"
+        target = Path(output_path).resolve()
+        header = {
+            "type": "session",
+            "version": CURRENT_SESSION_VERSION,
+            "id": self.session_id,
+            "timestamp": iso_now(),
+            "cwd": self.cwd,
+        }
+        lines: list[Any] = [header]
+        previous: str | None = None
+        for entry in self.get_branch():
+            data = entry.to_json_dict()
+            data["parentId"] = previous
+            lines.append(data)
+            previous = entry.id
+        rewrite_file(target, lines)
+        return target
+
+    # ------------------------------------------------------------------ listing
+
+    @staticmethod
+    def list_sessions(
+        cwd: str, session_dir: str | os.PathLike[str] | None = None
+    ) -> list[listing.SessionInfo]:
+        """Sessions of ``cwd``'s session dir, most recently active first (lazy metadata)."""
+        directory = Path(session_dir) if session_dir is not None else get_default_session_dir(cwd)
+        return listing.list_sessions_in_dir(directory)
+
+    @staticmethod
+    def list_all_sessions(sessions_dir: str | os.PathLike[str] | None = None) -> list[listing.SessionInfo]:
+        """Sessions of every project directory under ``<agentDir>/sessions``, most recent first."""
+        return listing.list_all_sessions(
+            Path(sessions_dir) if sessions_dir is not None else get_sessions_dir()
+        )
+
+
+class EntryNotFoundError(KeyError):
+    """``Entry <id> not found`` (pi's message), raised for unknown entry ids."""
+
+    def __init__(self, entry_id: str | None) -> None:
+        super().__init__(entry_id)
+        self.entry_id = entry_id
+
+    def __str__(self) -> str:
+        return f"Entry {self.entry_id} not found"
+
+
+__all__ = [
+    "UNSET",
+    "EntryNotFoundError",
+    "SessionContext",
+    "SessionEntryBase",
+    "SessionManager",
+    "load_session_entries",
+    "new_session_id",
+]
