@@ -3,8 +3,9 @@
 A session ``message`` entry holds an ``AgentMessage``. The three LLM roles (``user``, ``assistant``,
 ``toolResult``) load as the pydantic models of :mod:`pi_tui.ai.types`. Any other role (``bashExecution``,
 ``custom``, ``compactionSummary``, ``branchSummary``, pi-tui's UI-only ``notification`` / ``artifact``, or a
-role written by a newer pi) stays a plain ``dict`` unless a model was registered for it with
-:func:`register_message_role` (the agent layer's message registry can register its models here).
+role written by a newer pi) goes through a parser registered here with :func:`register_message_role`, else
+through the agent layer's message registry (``pi_tui.agent.messages.parse_agent_message``) when that module
+exists, else stays a plain ``dict``.
 Nothing is ever dropped: a message that fails validation for its registered model is kept as the dict.
 """
 
@@ -38,11 +39,27 @@ def register_message_role(role: str, parser: MessageParser) -> None:
     _PARSERS[role] = parser
 
 
+def _agent_registry_parser() -> MessageParser | None:
+    """The agent layer's ``parse_agent_message`` when that module is available (soft dependency)."""
+    try:
+        from pi_tui.agent.messages import parse_agent_message
+    except ImportError:
+        return None
+    return parse_agent_message
+
+
 def message_from_json(data: Any) -> AgentMessage:
-    """Turn a stored message (JSON dict) into an AgentMessage; unknown roles/invalid data stay dicts."""
+    """Turn a stored message (JSON dict) into an AgentMessage.
+
+    Order: a parser registered here for the role; else the agent layer's message registry
+    (:func:`pi_tui.agent.messages.parse_agent_message`) if present; else the dict itself. Data that fails
+    validation stays the dict.
+    """
     if not isinstance(data, dict):
         return data
     parser = _PARSERS.get(str(data.get("role")))
+    if parser is None:
+        parser = _agent_registry_parser()
     if parser is None:
         return data
     try:

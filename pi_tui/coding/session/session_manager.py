@@ -22,6 +22,7 @@ from typing import Any
 
 from uuid6 import uuid7
 
+from pi_tui.ai.types import now_ms
 from pi_tui.coding.config.paths import get_default_session_dir, get_sessions_dir
 from pi_tui.coding.session import listing
 from pi_tui.coding.session.context import UNSET, SessionContext, build_session_context
@@ -458,6 +459,30 @@ class SessionManager:
             raise ValueError("UI message must serialise to a JSON object")
         data.pop("role", None)
         return self.append_custom_entry(UI_ROLES[role], data)
+
+    def append_notification(self, level: str, text: str, timestamp: int | None = None) -> str:
+        """Persist a UI-only notification ``{level: info|warning|error, text, timestamp (ms)}``."""
+        return self.append_ui_message(
+            {"role": "notification", "level": level, "text": text, "timestamp": timestamp or now_ms()}
+        )
+
+    def append_artifact(
+        self,
+        title: str,
+        kind: str,
+        content: str,
+        language: str | None = None,
+        path: str | None = None,
+        timestamp: int | None = None,
+    ) -> str:
+        """Persist a UI-only artifact ``{title, kind: markdown|code|diff|text|image, content, language?, path?}``."""
+        data: dict[str, Any] = {"role": "artifact", "title": title, "kind": kind, "content": content}
+        if language is not None:
+            data["language"] = language
+        if path is not None:
+            data["path"] = path
+        data["timestamp"] = timestamp or now_ms()
+        return self.append_ui_message(data)
 
     def append_label_change(self, target_id: str, label: str | None) -> str:
         """Set (or clear with ``None``/``""``) the label of ``target_id``; raises :class:`EntryNotFoundError`."""
