@@ -1,0 +1,228 @@
+"""``pi-tui`` command line (pi-reference §3.17): parse arguments, pick a mode, run it.
+
+Modes: interactive TUI (default; lazily imports ``pi_tui.tui.app.run_app``), print (``-p``), ``--mode json``,
+``--mode rpc``. ``--version`` and ``--help`` import nothing heavy (no Textual, no providers) so they answer fast.
+Exit codes: 0 ok, 1 failure (message on stderr), 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+THINKING_CHOICES = ("off", "minimal", "low", "medium", "high", "xhigh")
+
+
+@dataclass
+class CliArgs:
+    """Parsed command line (field names follow the flags)."""
+
+    messages: list[str] = field(default_factory=list)
+    file_args: list[str] = field(default_factory=list)
+    print_mode: bool = False
+    mode: str | None = None
+    provider: str | None = None
+    model: str | None = None
+    api_key: str | None = None
+    thinking: str | None = None
+    continue_recent: bool = False
+    resume: bool = False
+    session: str | None = None
+    session_dir: str | None = None
+    no_session: bool = False
+    tools: list[str] | None = None
+    no_tools: bool = False
+    system_prompt: str | None = None
+    append_system_prompt: list[str] = field(default_factory=list)
+    theme: str | None = None
+    list_models: str | None = None
+    version: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def session_options(self, cwd: str) -> dict[str, Any]:
+        """Keyword arguments for ``create_agent_session`` (and the TUI's ``run_app``)."""
+        tools: list[str] | None = [] if self.no_tools else self.tools
+        return {
+            "cwd": cwd,
+            "provider": self.provider,
+            "model": self.model,
+            "api_key": self.api_key,
+            "thinking": self.thinking,
+            "session_path": self.session,
+            "continue_recent": self.continue_recent,
+            "no_session": self.no_session,
+            "session_dir": self.session_dir,
+            "tools": tools,
+            "system_prompt": self.system_prompt,
+            "append_system_prompt": "\n\n".join(self.append_system_prompt) or None,
+        }
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pi-tui",
+        description="A full-screen terminal coding agent (a Python port of pi's agent core).",
+        epilog="Environment: PI_TUI_DIR (config dir, default ~/.pi-tui/agent), PI_TUI_SESSION_DIR, "
+        "provider keys such as ANTHROPIC_API_KEY / OPENAI_API_KEY.",
+    )
+    parser.add_argument("messages", nargs="*", help="initial message(s); @file arguments are prepended as files")
+    parser.add_argument("-p", "--print", dest="print_mode", action="store_true", help="print the answer and exit")
+    parser.add_argument("--mode", choices=("text", "json", "rpc"), help="output mode (text = print)")
+    parser.add_argument("--provider", help="provider name (e.g. anthropic, openai, or a models.json provider)")
+    parser.add_argument("--model", help="model id or pattern, optionally with :<thinking>")
+    parser.add_argument("--api-key", help="API key for this run (never written to disk)")
+    parser.add_argument("--thinking", help="thinking level: " + "|".join(THINKING_CHOICES))
+    parser.add_argument("-c", "--continue", dest="continue_recent", action="store_true", help="continue the most recent session")
+    parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
+    parser.add_argument("--session", help="session file path or partial session id")
+    parser.add_argument("--session-dir", help="directory for session files")
+    parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument("-t", "--tools", help="comma-separated allow-list of tools (read,bash,edit,write,grep,find,ls)")
+    parser.add_argument("-nt", "--no-tools", action="store_true", help="disable all tools")
+    parser.add_argument("--system-prompt", help="replace the default system prompt")
+    parser.add_argument("--append-system-prompt", action="append", default=[], help="append text to the system prompt")
+    parser.add_argument("--theme", help="UI theme name")
+    parser.add_argument("--list-models", nargs="?", const="", default=None, metavar="SEARCH", help="list models and exit")
+    parser.add_argument("-v", "--version", action="store_true", help="print the version and exit")
+    return parser
+
+
+def parse_args(argv: Sequence[str]) -> CliArgs:
+    """Parse ``argv`` (without the program name). Raises ``SystemExit(2)`` on unknown flags."""
+    ns = _build_parser().parse_args(list(argv))
+    args = CliArgs(
+        print_mode=ns.print_mode,
+        mode=ns.mode,
+        provider=ns.provider,
+        model=ns.model,
+        api_key=ns.api_key,
+        continue_recent=ns.continue_recent,
+        resume=ns.resume,
+        session=ns.session,
+        session_dir=ns.session_dir,
+        no_session=ns.no_session,
+        no_tools=ns.no_tools,
+        system_prompt=ns.system_prompt,
+        append_system_prompt=list(ns.append_system_prompt),
+        theme=ns.theme,
+        list_models=ns.list_models,
+        version=ns.version,
+    )
+    for item in ns.messages:
+        (args.file_args if item.startswith("@") and len(item) > 1 else args.messages).append(
+            item[1:] if item.startswith("@") and len(item) > 1 else item
+        )
+    if ns.tools is not None:
+        args.tools = [t.strip() for t in ns.tools.split(",") if t.strip()]
+    if ns.thinking is not None:
+        if ns.thinking in THINKING_CHOICES:
+            args.thinking = ns.thinking
+        else:
+            args.warnings.append(
+                f"Warning: Invalid thinking level \"{ns.thinking}\". Valid values: {', '.join(THINKING_CHOICES)}"
+            )
+    if args.model and ":" in args.model and args.thinking is None:
+        base, _, level = args.model.rpartition(":")
+        if level in THINKING_CHOICES and base:
+            args.model, args.thinking = base, level
+    return args
+
+
+def _read_file_args(paths: Sequence[str], cwd: str) -> str:
+    text = ""
+    for path in paths:
+        absolute = os.path.abspath(os.path.join(cwd, path))
+        try:
+            with open(absolute, encoding="utf-8") as handle:
+                content = handle.read()
+        except OSError as exc:
+            raise SystemExit(f"Error: cannot read @{path}: {exc.strerror or exc}") from None
+        text += f'<file name="{absolute}">\n{content}\n</file>\n'
+    return text
+
+
+def _list_models(search: str) -> int:
+    from pi_tui.coding.session_factory import list_available_models
+
+    rows = list_available_models(search or None)
+    if not rows:
+        print("No models available." if not search else f"No models match {search!r}.")
+        return 0
+    width = max(len(r[0]) for r in rows)
+    for provider_model, name in rows:
+        print(f"{provider_model.ljust(width)}  {name}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``pi-tui``; returns the process exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("-v", "--version"):
+        from pi_tui import __version__
+
+        print(__version__)
+        return 0
+    args = parse_args(argv)
+    if args.version:
+        from pi_tui import __version__
+
+        print(__version__)
+        return 0
+    for warning in args.warnings:
+        print(warning, file=sys.stderr)
+    if args.list_models is not None:
+        return _list_models(args.list_models)
+    cwd = os.getcwd()
+    mode = "rpc" if args.mode == "rpc" else "json" if args.mode == "json" else None
+    if mode is None and (args.print_mode or args.mode == "text"):
+        mode = "print"
+    if mode is None and args.messages and not sys.stdin.isatty():
+        mode = "print"
+    if mode == "rpc":
+        if args.file_args:
+            print("Error: @file arguments are not supported in RPC mode", file=sys.stderr)
+            return 1
+        from pi_tui.coding.modes.rpc_mode import run_rpc_mode
+
+        return run_rpc_mode(args.session_options(cwd))
+    if mode in ("print", "json"):
+        prefix = _read_file_args(args.file_args, cwd)
+        messages = list(args.messages)
+        if not sys.stdin.isatty() and mode is not None:
+            try:
+                piped = sys.stdin.read()
+            except (OSError, ValueError):
+                piped = ""
+            if piped.strip():
+                messages = [piped.rstrip("\n") + ("\n\n" + messages[0] if messages else "")] + messages[1:]
+        if prefix:
+            messages = [prefix + (messages[0] if messages else "")] + messages[1:]
+        if not messages:
+            print("Error: no prompt given (usage: pi-tui -p \"your prompt\")", file=sys.stderr)
+            return 1
+        from pi_tui.coding.modes.print_mode import run_print_mode
+
+        return run_print_mode(args.session_options(cwd), messages, json_mode=(mode == "json"))
+    try:
+        from pi_tui.tui.app import run_app
+    except ImportError as exc:
+        print(
+            f"The interactive interface is not available in this build ({exc}). "
+            "Use -p \"prompt\", --mode json or --mode rpc.",
+            file=sys.stderr,
+        )
+        return 1
+    options = args.session_options(cwd)
+    options["theme"] = args.theme
+    options["resume"] = args.resume
+    options["initial_messages"] = args.messages
+    result = run_app(options)
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
