@@ -1,0 +1,97 @@
+"""Split Markdown source into top-level blocks, the same way while streaming and when finished.
+
+The streaming assistant message renders each *closed* block once (its strips are cached) and re-renders only
+the open tail. Splitting is defined on complete lines only, so it is prefix-stable: the closed blocks of any
+prefix of a text are exactly the first blocks of the whole text. Rendering the blocks of the final text
+therefore gives the same result as the streamed render.
+
+Block boundaries (outside fenced code):
+- a blank line ends the current block, unless the block is a list and the next non-blank line is indented
+  (a list item's continuation paragraph) or is another list item;
+- an opening fence (three or more backticks or tildes) starts a new block, and its closing fence ends it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_LIST_RE = re.compile(r"^ {0,3}([-*+]|\d{1,9}[.)])(\s|$)")
+
+
+def _is_blank(line: str) -> bool:
+    return line.strip() == ""
+
+
+def _is_list_item(line: str) -> bool:
+    return bool(_LIST_RE.match(line))
+
+
+def split_blocks(text: str, final: bool = False) -> tuple[list[str], str]:
+    """Split ``text`` into ``(closed_blocks, tail)``.
+
+    ``closed_blocks`` are complete top-level blocks (no leading/trailing blank lines) that later text cannot
+    change. ``tail`` is the unfinished rest ("" when nothing is open). With ``final=True`` the whole text is
+    taken as complete: the tail, if any, is appended to the closed blocks and ``tail`` is "".
+    """
+    lines = text.split("\n")
+    # The last element is an incomplete line unless the text ends with "\n" (then it is "").
+    complete = lines[:-1]
+    partial = lines[-1]
+    if final:
+        complete = lines if partial != "" else complete
+        partial = ""
+
+    blocks: list[str] = []
+    current: list[str] = []
+    fence: str | None = None  # fence marker while inside a fenced block
+    pending_blank = False  # a blank line seen after a list block; decision waits for the next line
+
+    def close() -> None:
+        nonlocal current
+        if current:
+            blocks.append("\n".join(current))
+        current = []
+
+    for line in complete:
+        if fence is not None:
+            current.append(line)
+            m = _FENCE_RE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and m.group(2).strip() == "":
+                fence = None
+                close()
+            continue
+        if _is_blank(line):
+            if current and _is_list_item(current[0]):
+                pending_blank = True
+            else:
+                close()
+            continue
+        if pending_blank:
+            pending_blank = False
+            if line.startswith((" ", "\t")) or _is_list_item(line):
+                current.append("")
+            else:
+                close()
+        m = _FENCE_RE.match(line)
+        if m and (m.group(1)[0] == "~" or "`" not in m.group(2)):
+            close()
+            fence = m.group(1)
+            current.append(line)
+            continue
+        current.append(line)
+
+    if final:
+        close()
+        return blocks, ""
+    tail_lines = current + ([partial] if partial else [])
+    tail = "\n".join(tail_lines)
+    if pending_blank and not partial:
+        # A list followed by a blank line: still open until the next line shows whether it continues.
+        tail = "\n".join(current)
+    return blocks, tail
+
+
+def all_blocks(text: str) -> list[str]:
+    """Every block of a finished text (``split_blocks(text, final=True)[0]``)."""
+    return split_blocks(text, final=True)[0]

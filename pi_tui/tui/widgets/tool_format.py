@@ -1,0 +1,133 @@
+"""Text of pi's built-in tool call lines and collapsed result previews (pi-reference §3.14, Appendix B).
+
+Pure functions over plain data (no Rich, no Textual) so they are easy to test:
+- ``call_line(name, args)``: ``$ cmd (timeout 5s)``, ``read path:1-40``, ``edit path``, ``write path``,
+  ``grep /pat/ in path (glob) limit N``, ``find pat in path``, ``ls path``; unknown tools: ``name {json args}``.
+- ``preview(name, text, expanded)``: collapsed preview lines plus a hint; read 10, write 10, grep 15,
+  find 20, ls 20 first lines; bash last 5 lines; others 10.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+PREVIEW_HEAD = {"read": 10, "write": 10, "grep": 15, "find": 20, "ls": 20}
+BASH_TAIL = 5
+DEFAULT_HEAD = 10
+EXPAND_KEY = "Ctrl+O"
+
+
+def _s(args: dict[str, Any], *keys: str, default: str = "") -> str:
+    for k in keys:
+        v = args.get(k)
+        if v is not None and v != "":
+            return str(v)
+    return default
+
+
+def short_args(args: dict[str, Any], limit: int = 60) -> str:
+    """One-line JSON of ``args`` cut to ``limit`` characters (for the tool panel)."""
+    try:
+        text = json.dumps(args, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        text = str(args)
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def call_line(name: str, args: dict[str, Any] | None) -> str:
+    """pi's one-line call renderer for ``name`` with (possibly partial) ``args``."""
+    a = args or {}
+    path = _s(a, "path", "file_path")
+    if name == "bash":
+        cmd = _s(a, "command", default="...")
+        timeout = a.get("timeout")
+        return f"$ {cmd}" + (f" (timeout {timeout}s)" if timeout else "")
+    if name == "read":
+        rng = ""
+        offset, limit = a.get("offset"), a.get("limit")
+        if isinstance(offset, int) or isinstance(limit, int):
+            start = offset if isinstance(offset, int) else 1
+            rng = f":{start}" + (f"-{start + limit - 1}" if isinstance(limit, int) else "")
+        return f"read {path or '...'}{rng}"
+    if name in ("edit", "write"):
+        return f"{name} {path or '...'}"
+    if name == "grep":
+        line = f"grep /{_s(a, 'pattern')}/ in {path or '.'}"
+        if a.get("glob"):
+            line += f" ({a['glob']})"
+        if a.get("limit"):
+            line += f" limit {a['limit']}"
+        return line
+    if name == "find":
+        return f"find {_s(a, 'pattern')} in {path or '.'}"
+    if name == "ls":
+        return f"ls {path or '.'}"
+    return f"{name} {short_args(a, 80)}" if a else name
+
+
+@dataclass
+class Preview:
+    """Preview lines and the hint line (``""`` when everything is shown); hint goes above for bash."""
+
+    lines: list[str]
+    hint: str = ""
+    hint_above: bool = False
+
+
+def preview(name: str, text: str, expanded: bool) -> Preview:
+    """Collapsed (or expanded) preview of a tool's result text, per pi's line counts."""
+    lines = text.rstrip("\n").split("\n") if text.strip() else []
+    if expanded:
+        return Preview(lines)
+    if name == "bash":
+        if len(lines) <= BASH_TAIL:
+            return Preview(lines)
+        hidden = len(lines) - BASH_TAIL
+        return Preview(lines[-BASH_TAIL:], f"... ({hidden} earlier lines, {EXPAND_KEY} to expand)", True)
+    head = PREVIEW_HEAD.get(name, DEFAULT_HEAD)
+    if len(lines) <= head:
+        return Preview(lines)
+    more = len(lines) - head
+    return Preview(lines[:head], f"... ({more} more lines, {EXPAND_KEY} to expand)")
+
+
+def result_text(content: Any) -> str:
+    """Join the text blocks of a tool result's ``content`` (models or dicts); images become ``[image]``."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        btype = getattr(block, "type", None) or (block.get("type") if isinstance(block, dict) else None)
+        if btype == "text":
+            parts.append(getattr(block, "text", None) or (block.get("text", "") if isinstance(block, dict) else ""))
+        elif btype == "image":
+            parts.append("[image]")
+    return "\n".join(parts)
+
+
+def edit_diff(details: Any) -> str | None:
+    """The unified-style diff pi's edit tool puts in ``details.diff`` (or ``None``)."""
+    if isinstance(details, dict) and isinstance(details.get("diff"), str):
+        return str(details["diff"])
+    diff = getattr(details, "diff", None)
+    return diff if isinstance(diff, str) else None
+
+
+def truncation_note(details: Any) -> str | None:
+    """``[Truncated: …]`` / ``[Full output: <path>. Truncated: …]`` from a result's details, if any."""
+    if not isinstance(details, dict):
+        return None
+    trunc = details.get("truncation")
+    full = details.get("fullOutputPath")
+    if not isinstance(trunc, dict) or not trunc.get("truncated"):
+        return None
+    what = trunc.get("truncatedBy") or "limit"
+    shown = trunc.get("outputLines")
+    total = trunc.get("totalLines")
+    msg = f"Truncated: showing {shown} of {total} lines ({what} limit)" if shown and total else "Truncated"
+    return f"[Full output: {full}. {msg}]" if full else f"[{msg}]"

@@ -1,0 +1,431 @@
+"""Transcript items: one object per visible thing, each rendering once to cached strips per width.
+
+Items: ``UserItem``, ``AssistantItem`` (thinking + Markdown text, streamed block by block), ``ToolItem`` (pi's
+call line + collapsed result preview), ``BashItem`` (user ``!cmd``), ``NoticeItem`` (status/info, warning,
+error lines), ``ArtifactItem`` (card), ``SummaryItem`` (compaction/branch summaries, custom messages).
+Every item ends with one blank spacer line. ``strips(ctx, width)`` returns the cached render when neither the
+width nor ``ctx.generation`` nor the item's own ``version`` changed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.console import RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.message_render import RenderContext, diff_text, group
+
+
+def field(obj: Any, name: str, default: Any = None) -> Any:
+    """Attribute or dict key ``name`` of ``obj`` (events and messages arrive as models or dicts)."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def message_text(content: Any) -> str:
+    """Plain text of a user message's ``content`` (string or blocks); images become ``[image]``."""
+    if isinstance(content, str):
+        return content
+    return tool_format.result_text(content)
+
+
+class TranscriptItem:
+    """Base class. Subclasses implement ``build(ctx, width) -> list[Strip]`` (without the spacer)."""
+
+    clickable = False
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._key: tuple[int, int, int] | None = None
+        self._strips: list[Strip] = []
+
+    def changed(self) -> None:
+        """The item's data changed: its next ``strips`` call re-renders."""
+        self.version += 1
+
+    def is_cached(self, ctx: RenderContext, width: int) -> bool:
+        """True when ``strips(ctx, width)`` would return the cached render."""
+        return self._key == (width, ctx.generation, self.version)
+
+    def strips(self, ctx: RenderContext, width: int) -> list[Strip]:
+        """Rendered lines at ``width`` (cached), ending with a blank spacer line."""
+        key = (width, ctx.generation, self.version)
+        if self._key != key:
+            self._strips = self.build(ctx, width) + [Strip.blank(width)]
+            self._key = key
+        return self._strips
+
+    @property
+    def height_hint(self) -> int | None:
+        """Height of the last render (``None`` before the first)."""
+        return len(self._strips) if self._key is not None else None
+
+    def estimate_height(self, width: int) -> int:
+        """Cheap guess of the rendered height, used before an off-screen item is first rendered."""
+        text = self.plain_text()
+        w = max(10, width - 2)
+        return 2 + sum(1 + len(line) // w for line in text.split("\n"))
+
+    def plain_text(self) -> str:
+        """Text used for height estimates and search."""
+        return ""
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        raise NotImplementedError
+
+    def toggle(self) -> bool:
+        """Mouse click / Enter on the item; returns True when the render changed."""
+        return False
+
+
+class UserItem(TranscriptItem):
+    """A user message: Markdown on ``userMessageBg``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def plain_text(self) -> str:
+        return self.text
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        bg = t.bg("userMessageBg") + t.fg("userMessageText")
+        body = ctx.markdown(self.text or " ")
+        return ctx.to_strips(Padding(body, (1, 1), style=bg, expand=True), width)
+
+
+class AssistantItem(TranscriptItem):
+    """An assistant message, streamed: thinking blocks and Markdown text; tool calls are separate items.
+
+    Finished Markdown blocks are cached (``_block_cache``, per width/theme); while ``streaming`` only the open
+    tail is re-rendered. When finished, the same block splitting is used, so the final render equals a
+    one-shot render of the same text.
+    """
+
+    def __init__(self, message: Any, streaming: bool = False) -> None:
+        super().__init__()
+        self.message = message
+        self.streaming = streaming
+        self._block_cache: dict[str, list[Strip]] = {}
+        self._cache_key: tuple[int, int] | None = None
+
+    def update(self, message: Any, streaming: bool | None = None) -> None:
+        """New snapshot of the (partial) message."""
+        self.message = message
+        if streaming is not None:
+            self.streaming = streaming
+        self.changed()
+
+    def has_tool_calls(self) -> bool:
+        return any(field(b, "type") == "toolCall" for b in field(self.message, "content", []) or [])
+
+    def plain_text(self) -> str:
+        parts = []
+        for b in field(self.message, "content", []) or []:
+            parts.append(field(b, "text") or field(b, "thinking") or "")
+        return "\n\n".join(parts)
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        if self._cache_key != (width, ctx.generation):
+            self._block_cache = {}
+            self._cache_key = (width, ctx.generation)
+        out: list[Strip] = []
+        blank = Strip.blank(width)
+        inner = max(1, width - 1)
+        pad = Strip([], 1)
+        content = field(self.message, "content", []) or []
+        for block in content:
+            btype = field(block, "type")
+            strips: list[Strip]
+            if btype == "thinking":
+                text = field(block, "thinking", "") or ""
+                if not text.strip():
+                    continue
+                if ctx.hide_thinking:
+                    strips = ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)
+                else:
+                    strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming,
+                                                 style=t.fg("thinkingText", italic=True))
+            elif btype == "text":
+                text = field(block, "text", "") or ""
+                if not text.strip():
+                    continue
+                strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming)
+            else:
+                continue
+            if out:
+                out.append(blank)
+            out.extend(Strip.join([pad, s]) for s in strips)
+        stop = field(self.message, "stop_reason")
+        if not self.streaming and not self.has_tool_calls():
+            if stop == "aborted":
+                msg = field(self.message, "error_message") or "Operation aborted"
+                if msg == "Request was aborted":
+                    msg = "Operation aborted"
+                out.extend(self._line(ctx, msg, t.fg("error"), width, bool(out)))
+            elif stop == "error":
+                msg = field(self.message, "error_message") or "Unknown error"
+                out.extend(self._line(ctx, f"Error: {msg}", t.fg("error"), width, bool(out)))
+        return out
+
+    def _line(self, ctx: RenderContext, text: str, style: Style, width: int, gap: bool) -> list[Strip]:
+        strips = ctx.to_strips(Padding(Text(text, style=style), (0, 0, 0, 1)), width)
+        return ([Strip.blank(width)] if gap else []) + strips
+
+
+TOOL_STATUSES = ("pending", "queued", "running", "done", "error", "blocked")
+
+
+class ToolItem(TranscriptItem):
+    """One tool call: call line and result preview on a status-coloured background.
+
+    ``status``: pending (arguments streaming), queued, running, done, error, blocked. ``expanded`` is the
+    item's own toggle (click); ``ctx.expand_tools`` (Ctrl+O) expands every tool item.
+    """
+
+    clickable = True
+
+    def __init__(self, tool_call_id: str, name: str, args: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.tool_call_id = tool_call_id
+        self.name = name
+        self.args: dict[str, Any] = dict(args or {})
+        self.status = "pending"
+        self.partial_text = ""
+        self.result_text = ""
+        self.details: Any = None
+        self.expanded = False
+        self.started_at: float | None = None
+        self.ended_at: float | None = None
+        self.created_at = time.monotonic()
+
+    @property
+    def elapsed(self) -> float | None:
+        """Seconds since execution started (frozen at the end), ``None`` before start."""
+        if self.started_at is None:
+            return None
+        return (self.ended_at or time.monotonic()) - self.started_at
+
+    def plain_text(self) -> str:
+        return tool_format.call_line(self.name, self.args) + "\n" + (self.result_text or self.partial_text)[:2000]
+
+    def estimate_height(self, width: int) -> int:
+        n = len((self.result_text or self.partial_text).split("\n"))
+        return 3 + min(n, 20)
+
+    def toggle(self) -> bool:
+        self.expanded = not self.expanded
+        self.changed()
+        return True
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        bg_token = {"done": "toolSuccessBg", "error": "toolErrorBg", "blocked": "toolErrorBg"}.get(
+            self.status, "toolPendingBg")
+        expanded = self.expanded or ctx.expand_tools
+        parts: list[RenderableType | None] = [
+            Text(tool_format.call_line(self.name, self.args), style=t.fg("toolTitle", bold=True))]
+        output = t.fg("toolOutput")
+        if self.name == "edit":
+            diff = tool_format.edit_diff(self.details)
+            if diff:
+                parts.append(diff_text(diff, t))
+        if self.name == "write" and isinstance(self.args.get("content"), str):
+            pv = tool_format.preview("write", self.args["content"], expanded)
+            lang = _lang_for(str(self.args.get("path", "")))
+            parts.append(ctx.syntax_block("\n".join(pv.lines), lang))
+            if pv.hint:
+                parts.append(Text(pv.hint, style=t.fg("muted")))
+        text = self.result_text if self.status in ("done", "error", "blocked") else self.partial_text
+        show_output = self.name not in ("write", "edit") or self.status in ("error", "blocked")
+        if text and show_output:
+            pv = tool_format.preview(self.name, text, expanded)
+            style = t.fg("error") if self.status in ("error", "blocked") else output
+            body = Text("\n".join(pv.lines), style=style)
+            hint = Text(pv.hint, style=t.fg("muted")) if pv.hint else None
+            parts.extend([hint, body] if pv.hint_above else [body, hint])
+        note = tool_format.truncation_note(self.details)
+        if note:
+            parts.append(Text(note, style=t.fg("warning")))
+        if self.name == "bash" and self.elapsed is not None:
+            label = "Took" if self.status in ("done", "error") else "Elapsed"
+            parts.append(Text(f"{label} {self.elapsed:.1f}s", style=t.fg("muted")))
+        if self.status == "blocked" and not text:
+            parts.append(Text("Blocked", style=t.fg("error")))
+        return ctx.to_strips(Padding(group(*parts), (1, 1), style=t.bg(bg_token), expand=True), width)
+
+
+def _lang_for(path: str) -> str | None:
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    return {"py": "python", "js": "javascript", "ts": "typescript", "rs": "rust", "go": "go", "md": "markdown",
+            "json": "json", "sh": "bash", "toml": "toml", "yaml": "yaml", "yml": "yaml", "html": "html",
+            "css": "css", "c": "c", "h": "c", "cpp": "cpp", "java": "java", "rb": "ruby"}.get(ext)
+
+
+class BashItem(TranscriptItem):
+    """A user bash run (``!cmd``; ``!!cmd`` excluded from context): bordered box, last 20 lines live."""
+
+    PREVIEW = 20
+
+    def __init__(self, command: str, exclude: bool = False) -> None:
+        super().__init__()
+        self.command = command
+        self.exclude = exclude
+        self.output = ""
+        self.running = True
+        self.exit_code: int | None = None
+        self.cancelled = False
+        self.truncated_path: str | None = None
+        self.expanded = False
+
+    clickable = True
+
+    def toggle(self) -> bool:
+        self.expanded = not self.expanded
+        self.changed()
+        return True
+
+    def plain_text(self) -> str:
+        return self.command + "\n" + self.output[-4000:]
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        border = t.fg("dim") if self.exclude else t.fg("bashMode")
+        lines = self.output.rstrip("\n").split("\n") if self.output else []
+        parts: list[RenderableType | None] = []
+        if lines and not (self.expanded or ctx.expand_tools) and len(lines) > self.PREVIEW:
+            parts.append(Text(f"... ({len(lines) - self.PREVIEW} earlier lines, Ctrl+O to expand)",
+                              style=t.fg("muted")))
+            lines = lines[-self.PREVIEW:]
+        if lines:
+            parts.append(Text("\n".join(lines), style=t.fg("toolOutput")))
+        if self.running:
+            parts.append(Text("Running... (esc to cancel)", style=t.fg("muted")))
+        elif self.cancelled:
+            parts.append(Text("(cancelled)", style=t.fg("warning")))
+        elif self.exit_code not in (0, None):
+            parts.append(Text(f"(exit {self.exit_code})", style=t.fg("error")))
+        if self.truncated_path:
+            parts.append(Text(f"Output truncated. Full output: {self.truncated_path}", style=t.fg("warning")))
+        title = Text(f"$ {self.command}", style=border + Style(bold=True))
+        panel = Panel(group(*parts) if parts else Text(""), title=title, title_align="left",
+                      border_style=border, expand=True, padding=(0, 1))
+        return ctx.to_strips(panel, width)
+
+
+class NoticeItem(TranscriptItem):
+    """A one-line notice: ``status`` (dim), ``info`` (muted), ``warning`` (``Warning: …``), ``error``."""
+
+    def __init__(self, level: str, text: str) -> None:
+        super().__init__()
+        self.level = level if level in ("status", "info", "warning", "error") else "info"
+        self.text = text
+
+    def plain_text(self) -> str:
+        return self.text
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        if self.level == "error":
+            text = self.text if self.text.startswith("Error") else f"Error: {self.text}"
+            style = t.fg("error")
+        elif self.level == "warning":
+            text = self.text if self.text.startswith("Warning") else f"Warning: {self.text}"
+            style = t.fg("warning")
+        elif self.level == "status":
+            text, style = self.text, t.fg("dim")
+        else:
+            text, style = self.text, t.fg("muted")
+        return ctx.to_strips(Padding(Text(text, style=style), (0, 0, 0, 1)), width)
+
+
+class ArtifactItem(TranscriptItem):
+    """An artifact card: title, kind, and content (collapsed to 8 lines; click/Enter/Ctrl+O expands)."""
+
+    clickable = True
+    COLLAPSED = 8
+
+    def __init__(self, title: str, kind: str, content: str, language: str | None = None,
+                 path: str | None = None) -> None:
+        super().__init__()
+        self.title = title or "Artifact"
+        self.kind = kind if kind in ("markdown", "code", "diff", "text", "image") else "text"
+        self.content = content or ""
+        self.language = language
+        self.path = path
+        self.expanded = False
+
+    def plain_text(self) -> str:
+        return self.title + "\n" + self.content[:2000]
+
+    def toggle(self) -> bool:
+        self.expanded = not self.expanded
+        self.changed()
+        return True
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        expanded = self.expanded or ctx.expand_tools
+        lines = self.content.rstrip("\n").split("\n")
+        shown = self.content if expanded or len(lines) <= self.COLLAPSED else "\n".join(lines[: self.COLLAPSED])
+        body: RenderableType
+        if self.kind == "diff":
+            body = diff_text(shown, t)
+        elif self.kind == "code":
+            body = ctx.syntax_block(shown, self.language or _lang_for(self.path or ""))
+        elif self.kind == "markdown":
+            body = ctx.markdown(shown)
+        elif self.kind == "image":
+            body = Text(f"[image] {self.path or ''}".rstrip(), style=t.fg("muted"))
+        else:
+            body = Text(shown, style=t.fg("toolOutput"))
+        hint = None
+        if not expanded and len(lines) > self.COLLAPSED:
+            hint = Text(f"... ({len(lines) - self.COLLAPSED} more lines, click or Ctrl+O to expand)",
+                        style=t.fg("muted"))
+        sub = f"{self.kind}" + (f" · {self.path}" if self.path else "") + f" · {len(lines)} lines"
+        title = Text.assemble(("▣ ", t.fg("accent")), (self.title, t.fg("accent", bold=True)))
+        panel = Panel(group(body, hint), title=title, title_align="left", subtitle=Text(sub, style=t.fg("muted")),
+                      subtitle_align="right", border_style=t.fg("borderAccent"), expand=True, padding=(0, 1))
+        return ctx.to_strips(panel, width)
+
+
+class SummaryItem(TranscriptItem):
+    """Compaction/branch summaries and custom messages: label + collapsed Markdown on ``customMessageBg``."""
+
+    clickable = True
+
+    def __init__(self, label: str, text: str, collapsed_by_default: bool = True) -> None:
+        super().__init__()
+        self.label = label
+        self.text = text
+        self.expanded = not collapsed_by_default
+
+    def plain_text(self) -> str:
+        return self.label + "\n" + self.text[:2000]
+
+    def toggle(self) -> bool:
+        self.expanded = not self.expanded
+        self.changed()
+        return True
+
+    def build(self, ctx: RenderContext, width: int) -> list[Strip]:
+        t = ctx.theme
+        label = Text(f"[{self.label}]", style=t.fg("customMessageLabel", bold=True))
+        if self.expanded or ctx.expand_tools:
+            body: RenderableType = ctx.markdown(self.text or " ", t.fg("customMessageText"))
+        else:
+            first = (self.text.strip().split("\n") or [""])[0][:200]
+            body = Text(f"{first}  (Ctrl+O to expand)", style=t.fg("muted"))
+        style = t.bg("customMessageBg")
+        return ctx.to_strips(Padding(group(label, body), (1, 1), style=style, expand=True), width)
