@@ -287,31 +287,50 @@ def load_expected(api: str, name: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- comparison
 
 
-def _block_json(block: Any) -> dict[str, Any] | None:
+def _signature(value: Any, api: str) -> Any:
+    """pi keeps a whole Responses reasoning item (JSON) as the signature; the README compares its encrypted_content."""
+    if api == "openai-responses" and isinstance(value, str) and value.startswith("{"):
+        try:
+            item = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(item, dict) and "encrypted_content" in item:
+            return item["encrypted_content"]
+    return value
+
+
+def _block_json(block: Any, api: str) -> dict[str, Any] | None:
     d = block.to_json_dict() if hasattr(block, "to_json_dict") else dict(block)
     t = d.get("type")
+    out: dict[str, Any]
     if t == "text":
-        return {"type": "text", "text": d.get("text", "")} if d.get("text") else None
+        if not d.get("text"):
+            return None
+        out = {"type": "text", "text": d["text"]}
+        if d.get("textSignature") is not None:
+            out["signature"] = d["textSignature"]
+        return out
     if t == "thinking":
-        out: dict[str, Any] = {"type": "thinking", "thinking": d.get("thinking", "")}
+        out = {"type": "thinking", "thinking": d.get("thinking", "")}
         if d.get("thinkingSignature") is not None:
-            out["signature"] = d["thinkingSignature"]
+            out["signature"] = _signature(d["thinkingSignature"], api)
         if d.get("redacted"):
             out["redacted"] = True
         return out
     if t == "toolCall":
-        return {
-            "type": "toolCall",
-            "id": d.get("id"),
-            "name": d.get("name"),
-            "arguments": d.get("arguments", {}),
-        }
+        call_id = d.get("id")
+        if api == "openai-responses" and isinstance(call_id, str) and "|" in call_id:
+            call_id = call_id.split("|", 1)[0]  # pi's Responses ids are "<call_id>|<item_id>"
+        out = {"type": "toolCall", "id": call_id, "name": d.get("name"), "arguments": d.get("arguments", {})}
+        if d.get("thoughtSignature") is not None:
+            out["signature"] = d["thoughtSignature"]
+        return out
     return None
 
 
 def normalise_message(msg: AssistantMessage, api: str) -> dict[str, Any]:
     """The comparable form of ``msg`` (README "Normalisation rules")."""
-    blocks = [b for b in (_block_json(x) for x in msg.content) if b is not None]
+    blocks = [b for b in (_block_json(x, api) for x in msg.content) if b is not None]
     if api == "openai-completions":
         thinking = [b for b in blocks if b["type"] == "thinking"]
         texts = [b for b in blocks if b["type"] == "text"]
@@ -336,10 +355,17 @@ def normalise_message(msg: AssistantMessage, api: str) -> dict[str, Any]:
     }
 
 
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def compare_to_expected(msg: AssistantMessage, expected: dict[str, Any], api: str) -> list[str]:
     """Differences between ``msg`` and ``expected`` (empty list = match). Rules:
 
-    content block by block (``signature``/``redacted`` compared only where expected has them; a tool
+    content block by block (``signature``/``redacted`` compared only where expected has them; the
+    signature is ``textSignature``/``thinkingSignature``/``thoughtSignature``, for Responses the
+    ``encrypted_content`` of the stored reasoning item; Responses tool ids compared before ``|``; a tool
     call ``id`` compared only when expected is non-null, and ours must be non-empty); ``stopReason``;
     ``usage`` (input/output/cacheRead/cacheWrite); ``errorMessage``: None expected on a non-error stop
     → ours None; a string expected → ours contains it; None on an error stop → not compared.
@@ -351,7 +377,9 @@ def compare_to_expected(msg: AssistantMessage, expected: dict[str, Any], api: st
     if "content" not in lenient:
         exp_blocks = expected["content"]
         if len(exp_blocks) != len(got["content"]):
-            diffs.append(f"content length {len(got['content'])} != {len(exp_blocks)}: {got['content']!r}")
+            diffs.append(
+                f"content length {len(got['content'])} != {len(exp_blocks)}: {_short(got['content'], 400)}"
+            )
         for i, (g, e) in enumerate(zip(got["content"], exp_blocks, strict=False)):
             for key, ev in e.items():
                 if key == "id" and ev is None:
@@ -359,7 +387,7 @@ def compare_to_expected(msg: AssistantMessage, expected: dict[str, Any], api: st
                         diffs.append(f"content[{i}].id is empty")
                     continue
                 if g.get(key) != ev:
-                    diffs.append(f"content[{i}].{key}: {g.get(key)!r} != {ev!r}")
+                    diffs.append(f"content[{i}].{key}: {_short(g.get(key))} != {_short(ev)}")
             if g["type"] == "toolCall" and not g.get("id"):
                 diffs.append(f"content[{i}].id is empty")
     if "stopReason" not in lenient and got["stopReason"] != expected["stopReason"]:
