@@ -36,6 +36,8 @@ CONSUMED_EVENTS = frozenset(
      "content_block_stop"}
 )
 
+REDACTED_THINKING_TEXT = "[Reasoning redacted]"
+
 _STOP_REASONS: dict[str, str] = {
     "end_turn": "stop",
     "pause_turn": "stop",
@@ -192,7 +194,8 @@ class AnthropicStreamParser:
                 w.thinking_delta(ci, initial)
         elif btype == "redacted_thinking":
             data = block.get("data")
-            ci = w.open_thinking("[Reasoning redacted]", data if isinstance(data, str) else "", True)
+            ci = w.open_thinking("", data if isinstance(data, str) else "", True)
+            w.thinking_delta(ci, REDACTED_THINKING_TEXT)  # streamed so deltas add up to the block text
         elif btype == "tool_use":
             name = str(block.get("name") or "")
             if self.is_oauth:
