@@ -15,20 +15,39 @@ from typing import Any
 from .types import THINKING_LEVELS, Model, Usage, UsageCost
 
 DEFAULT_MODEL_PER_PROVIDER: dict[str, str] = {
+    "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
     "anthropic": "claude-opus-4-7",
     "openai": "gpt-5.4",
+    "azure-openai-responses": "gpt-5.4",
     "openai-codex": "gpt-5.5",
+    "deepseek": "deepseek-v4-pro",
     "google": "gemini-3.1-pro-preview",
+    "google-vertex": "gemini-3.1-pro-preview",
     "github-copilot": "gpt-5.4",
     "openrouter": "moonshotai/kimi-k2.6",
+    "vercel-ai-gateway": "zai/glm-5.1",
     "xai": "grok-4.20-0309-reasoning",
     "groq": "openai/gpt-oss-120b",
-    "mistral": "devstral-medium-latest",
-    "deepseek": "deepseek-v4-pro",
+    "cerebras": "zai-glm-4.7",
     "zai": "glm-5.1",
-    "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
+    "mistral": "devstral-medium-latest",
+    "minimax": "MiniMax-M2.7",
+    "minimax-cn": "MiniMax-M2.7",
+    "moonshotai": "kimi-k2.6",
+    "moonshotai-cn": "kimi-k2.6",
+    "huggingface": "moonshotai/Kimi-K2.6",
+    "fireworks": "accounts/fireworks/models/kimi-k2p6",
+    "opencode": "kimi-k2.6",
+    "opencode-go": "kimi-k2.6",
+    "kimi-coding": "kimi-for-coding",
+    "cloudflare-workers-ai": "@cf/moonshotai/kimi-k2.6",
+    "cloudflare-ai-gateway": "workers-ai/@cf/moonshotai/kimi-k2.6",
+    "xiaomi": "mimo-v2.5-pro",
+    "xiaomi-token-plan-cn": "mimo-v2.5-pro",
+    "xiaomi-token-plan-ams": "mimo-v2.5-pro",
+    "xiaomi-token-plan-sgp": "mimo-v2.5-pro",
 }
-"""Default model id per provider when nothing else is configured (pi-reference §3.7)."""
+"""Default model id per provider when nothing else is configured (pi-reference §3.7; pi 0.73.1 model-resolver)."""
 
 
 @cache
@@ -42,6 +61,17 @@ def _catalogue() -> dict[str, Any]:
 def _index() -> dict[str, dict[str, dict[str, Any]]]:
     providers: dict[str, list[dict[str, Any]]] = _catalogue()["providers"]
     return {provider: {m["id"]: m for m in models} for provider, models in providers.items()}
+
+
+def get_default_model(provider: str) -> Model | None:
+    """The provider's default model (:data:`DEFAULT_MODEL_PER_PROVIDER`), else its first catalogue model,
+    else ``None`` for a provider without catalogue models (pi-reference §3.7)."""
+    model_id = DEFAULT_MODEL_PER_PROVIDER.get(provider)
+    model = get_model(provider, model_id) if model_id else None
+    if model is None:
+        models = get_models(provider)
+        model = models[0] if models else None
+    return model
 
 
 def catalogue_snapshot_info() -> dict[str, Any]:

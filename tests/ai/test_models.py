@@ -17,6 +17,7 @@ from pi_tui.ai.models import (
     calculate_cost,
     catalogue_snapshot_info,
     clamp_thinking_level,
+    get_default_model,
     get_model,
     get_models,
     get_providers,
@@ -60,9 +61,11 @@ def test_catalogue_shape() -> None:
 
 
 def test_default_model_of_every_catalogue_provider_exists() -> None:
-    for provider, model_id in DEFAULT_MODEL_PER_PROVIDER.items():
-        if provider in get_providers():
-            assert get_model(provider, model_id) is not None, (provider, model_id)
+    for provider in get_providers():
+        model_id = DEFAULT_MODEL_PER_PROVIDER[provider]
+        assert get_model(provider, model_id) is not None, (provider, model_id)
+        assert get_default_model(provider).id == model_id  # type: ignore[union-attr]
+    assert get_default_model("no-such-provider") is None
     for provider in (
         "anthropic",
         "openai",
