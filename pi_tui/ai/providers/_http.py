@@ -49,6 +49,7 @@ import contextvars
 import email.utils
 import inspect
 import json
+import math
 import random
 import ssl
 import time
@@ -231,8 +232,8 @@ def parse_retry_after_ms(headers: httpx.Headers | dict[str, str], now: float | N
     if dt is None:
         return None
     current = time.time() if now is None else now
-    # HTTP dates have 1 s resolution: round to whole seconds so "3 s in the future" reads as 3000 ms.
-    return max(0, round(dt.timestamp() - current) * 1000)
+    # HTTP dates have 1 s resolution (fraction truncated): round up to whole seconds, never retry early.
+    return max(0, math.ceil(dt.timestamp() - current - 0.001)) * 1000
 
 
 def backoff_s(attempt: int) -> float:
