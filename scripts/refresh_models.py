@@ -29,6 +29,38 @@ EXCLUDED_PROVIDERS = {"github-copilot", "openai-codex", "cloudflare-ai-gateway",
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
 # Mistral models that take ``reasoning_effort`` (pi's mistral provider); the others reason via prompt mode.
 MISTRAL_REASONING_EFFORT_IDS = {"mistral-small-2603", "mistral-small-latest", "mistral-medium-3.5"}
+# Hand-added models missing from pi's catalogue (added only when the provider is present and the id is absent).
+# DeepSeek's long-standing aliases; prices/limits from DeepSeek's published price list (V3.2, $/Mtok).
+EXTRA_MODELS: list[dict[str, Any]] = [
+    {
+        "id": "deepseek-chat",
+        "name": "DeepSeek Chat (alias, non-thinking)",
+        "api": "openai-completions",
+        "provider": "deepseek",
+        "baseUrl": "https://api.deepseek.com",
+        "reasoning": False,
+        "input": ["text"],
+        "cost": {"input": 0.28, "output": 0.42, "cacheRead": 0.028, "cacheWrite": 0},
+        "contextWindow": 128000,
+        "maxTokens": 8192,
+        "handAdded": True,
+    },
+    {
+        "id": "deepseek-reasoner",
+        "name": "DeepSeek Reasoner (alias, thinking)",
+        "api": "openai-completions",
+        "provider": "deepseek",
+        "baseUrl": "https://api.deepseek.com",
+        "compat": {"requiresReasoningContentOnAssistantMessages": True, "thinkingFormat": "deepseek"},
+        "reasoning": True,
+        "thinkingLevelMap": {"off": None, "minimal": None, "low": None, "medium": None, "high": "high"},
+        "input": ["text"],
+        "cost": {"input": 0.28, "output": 0.42, "cacheRead": 0.028, "cacheWrite": 0},
+        "contextWindow": 128000,
+        "maxTokens": 65536,
+        "handAdded": True,
+    },
+]
 OUTPUT = Path(__file__).resolve().parent.parent / "pi_tui" / "ai" / "data" / "models.json"
 
 
@@ -66,6 +98,10 @@ def convert(dump: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, A
                 kept.append(model)
         if kept:
             providers[provider] = kept
+    for extra in EXTRA_MODELS:
+        models = providers.get(extra["provider"])
+        if models is not None and all(m["id"] != extra["id"] for m in models):
+            models.append(dict(extra))
     return providers
 
 
@@ -84,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             "date": dt.date.today().isoformat(),
             "source": args.source,
             "note": "Prices are $ per million tokens. Mistral rewritten to openai-completions "
-            f"({MISTRAL_BASE_URL}). Regenerate with scripts/refresh_models.py.",
+            f"({MISTRAL_BASE_URL}). Models with handAdded=true are not in pi's catalogue. "
+            "Regenerate with scripts/refresh_models.py.",
         },
         "providers": providers,
     }

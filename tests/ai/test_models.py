@@ -146,7 +146,20 @@ def test_thinking_levels_match_pi_for_every_catalogue_model() -> None:
         if got != expected:
             mismatches.append((key, got, expected))
     assert mismatches == []
-    assert compared == sum(len(get_models(p)) for p in get_providers())
+    from_pi = [
+        m for p in get_providers() for m in get_models(p) if not (m.model_extra or {}).get("handAdded")
+    ]
+    assert compared == len(from_pi)
+
+
+def test_hand_added_deepseek_aliases() -> None:
+    chat = get_model("deepseek", "deepseek-chat")
+    reasoner = get_model("deepseek", "deepseek-reasoner")
+    assert chat is not None and reasoner is not None
+    assert get_supported_thinking_levels(chat) == ["off"]
+    assert get_supported_thinking_levels(reasoner) == ["high"]
+    assert clamp_thinking_level(reasoner, "off") == "high"
+    assert (chat.model_extra or {}).get("handAdded") is True
 
 
 def test_supports_xhigh() -> None:
