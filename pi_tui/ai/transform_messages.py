@@ -167,7 +167,7 @@ def _transform_assistant(
             content.append(call)
         else:
             content.append(block.model_copy() if hasattr(block, "model_copy") else block)
-    return message.model_copy(update={"content": content})
+    return message.model_copy(update={"content": content, "usage": message.usage.model_copy(deep=True)})
 
 
 def _synthetic_result(call: ToolCall) -> ToolResultMessage:
@@ -205,6 +205,10 @@ def transform_messages(
             if not supports_images and isinstance(message.content, list):
                 message = message.model_copy(
                     update={"content": _replace_images(message.content, USER_IMAGE_PLACEHOLDER)}
+                )
+            elif isinstance(message.content, list):
+                message = message.model_copy(
+                    update={"content": [block.model_copy() for block in message.content]}
                 )
             else:
                 message = message.model_copy()

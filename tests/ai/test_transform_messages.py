@@ -142,3 +142,15 @@ def test_normaliser_not_applied_for_same_model() -> None:
     out: list[Any] = transform_messages([msg], SONNET, normalize_id_anthropic)
     assert out[0].content[0].id == "a|b"
     assert out[1].tool_call_id == "a|b"
+
+
+def test_output_containers_are_not_shared_with_input() -> None:
+    user = UserMessage(content=[TextContent(text="hi")])
+    msg = _gpt([TextContent(text="t")], timestamp=1)
+    out: list[Any] = transform_messages([user, msg], SONNET)
+    out[0].content.append(TextContent(text="extra"))
+    out[0].content[0].text = "changed"
+    out[1].usage.input = 99
+    out[1].content.append(TextContent(text="x"))
+    assert user.content == [TextContent(text="hi")]
+    assert msg.usage.input == 0 and len(msg.content) == 1
