@@ -9,7 +9,6 @@ import httpx
 import pytest
 
 from pi_tui.ai.options import SimpleStreamOptions, StreamOptions
-from pi_tui.ai.providers import openai_completions
 from pi_tui.ai.providers.openai_compat import resolve_completions_compat
 from pi_tui.ai.providers.openai_completions import build_params, convert_messages, map_finish_reason
 from pi_tui.ai.stream import stream_simple
