@@ -17,6 +17,10 @@ keywords; number keywords; $ref; const; enum; if; not; allOf; anyOf; oneOf) and 
 (``must be string``, ``must have required properties a, b``, ``must not have additional properties`` …).
 ``<path>`` is the dotted instance path, ``root`` at top level; a ``required`` error appends the first missing
 property. Every line is checked against the real pi in tests/ai/data/validation_cases.json.
+
+Deliberate difference: pi's own built-in tools use TypeBox-built schemas, which get TypeBox ``Value.Convert``
+instead of this table (there ``"1"`` → true, ``null`` → ``"null"`` for strings, ``"42.1"`` → 42 for integers).
+Here every tool schema is a plain JSON-schema dict, so every tool gets pi's plain-schema coercion above.
 """
 
 from __future__ import annotations
