@@ -22,6 +22,7 @@ from pi_tui.coding.tools.find import FindTool
 from pi_tui.coding.tools.grep import GrepTool
 from pi_tui.coding.tools.ls import LsTool
 from pi_tui.coding.tools.read import ReadTool
+from pi_tui.coding.tools.search_backend import SearchBackend
 from pi_tui.coding.tools.write import WriteTool
 
 ALL_TOOL_NAMES: tuple[str, ...] = ("read", "bash", "edit", "write", "grep", "find", "ls")
@@ -58,7 +59,8 @@ def create_coding_tools(
 ) -> dict[str, AgentTool]:
     """All seven tools for ``cwd``, keyed by name in :data:`ALL_TOOL_NAMES` order (see module docstring
     for ``settings``)."""
-    backend = _setting(settings, "searchBackend", "search_backend") or "auto"
+    raw_backend = _setting(settings, "searchBackend", "search_backend")
+    backend: SearchBackend = raw_backend if raw_backend in ("auto", "external", "python") else "auto"
     tools: list[AgentTool] = [
         ReadTool(cwd, supports_images=supports_images),
         BashTool(

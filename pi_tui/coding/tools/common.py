@@ -33,7 +33,10 @@ def check_aborted(signal: AbortSignal | None) -> None:
 async def run_abortable(signal: AbortSignal | None, work: Awaitable[T]) -> T:
     """Await ``work`` unless ``signal`` fires first; then raise ``Operation aborted`` (pi's tools reject
     as soon as the signal fires, whatever the background work is doing)."""
-    check_aborted(signal)
+    if signal is not None and signal.aborted:
+        if asyncio.iscoroutine(work):
+            work.close()
+        raise Exception(ABORTED)
     if signal is None:
         return await work
     task: asyncio.Future[T] = asyncio.ensure_future(work)

@@ -1,0 +1,22 @@
+"""Helpers for the coding tool tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_tui.agent.types import AgentTool, AgentToolResult
+from pi_tui.ai.abort import AbortSignal
+
+
+async def run(
+    tool: AgentTool, params: dict[str, Any], signal: AbortSignal | None = None, on_update: Any = None
+) -> AgentToolResult:
+    """Execute ``tool`` like the agent loop does (prepare_arguments first)."""
+    return await tool.execute("call_1", tool.prepare_arguments(params), signal, on_update)
+
+
+def text_of(result: AgentToolResult) -> str:
+    """The text of the first content block."""
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
