@@ -157,6 +157,13 @@ LLM_ROLES: frozenset[str] = frozenset({"user", "assistant", "toolResult"})
 # ---------------------------------------------------------------- model (§1.7)
 
 
+InputKind = Literal["text", "image"]
+
+
+def _default_input() -> list[InputKind]:
+    return ["text"]
+
+
 class ModelCost(PiModel):
     """Dollars per million tokens."""
 
@@ -182,7 +189,7 @@ class Model(PiModel):
     base_url: str = ""
     reasoning: bool = False
     thinking_level_map: dict[str, str | None] | None = None
-    input: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])
+    input: list[InputKind] = Field(default_factory=_default_input)
     cost: ModelCost = Field(default_factory=ModelCost)
     context_window: int = 128000
     max_tokens: int = 16384
