@@ -132,7 +132,7 @@ def _summarise_result(result: ToolResultMessage, args: dict[str, Any]) -> str:
     if result.tool_name == "read":
         path = str(args.get("path", ""))
         language = path.rsplit(".", 1)[-1] if "." in path else ""
-        intro = f"Here is `{path}` ({len(lines)} lines):"
+        intro = f"Here is `{path}` ({len(lines)} line{'' if len(lines) == 1 else 's'}):"
     elif result.tool_name == "bash":
         intro = f"`{args.get('command', '')}` printed {len(lines)} line(s):"
     else:

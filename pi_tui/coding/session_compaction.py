@@ -1,0 +1,301 @@
+"""AgentSession compaction: manual, threshold and overflow (pi-reference §3.9; §5 item 4).
+
+Trigger check after every ``agent_end`` (unless a retry started) and before every prompt. Beyond pi, the
+threshold is also checked at turn boundaries through the loop's ``should_stop_after_turn``: when a tool
+turn leaves the context above ``contextWindow - reserveTokens`` the run stops after that turn, the session
+compacts, then continues the run (so long tool loops cannot overshoot the window).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pi_tui.agent import ShouldStopAfterTurnContext
+from pi_tui.ai.abort import AbortController
+from pi_tui.ai.types import AssistantMessage
+from pi_tui.coding.compaction import (
+    calculate_context_tokens,
+    compact,
+    estimate_context_tokens,
+    estimate_tokens,
+    prepare_compaction,
+    should_compact,
+)
+from pi_tui.coding.compaction.summarize import CompactionResult
+from pi_tui.coding.messages import UI_ONLY_ROLES, message_role
+from pi_tui.coding.session.entries import iso_to_ms
+from pi_tui.coding.session_events import CompactionEndEvent, CompactionStartEvent
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pi_tui.agent import Agent
+    from pi_tui.ai.types import Model
+    from pi_tui.coding.session.session_manager import SessionManager
+    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
+
+log = logging.getLogger(__name__)
+
+OVERFLOW_FAILED = (
+    "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching "
+    "to a larger-context model."
+)
+CONTINUE_DELAY_S = 0.1
+
+
+class CompactionError(RuntimeError):
+    """A manual compaction could not run (``Already compacted``, ``Nothing to compact …``, …)."""
+
+
+class CompactionMixin:
+    """Compaction state and behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+
+    if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
+        agent: Agent
+        session_manager: SessionManager
+        models: ModelAccess
+        settings: SessionSettings
+        _sleep: Callable[[float], Any]
+
+        @property
+        def model(self) -> Model | None: ...
+        @property
+        def thinking_level(self) -> str: ...
+        @property
+        def session_file(self) -> str | None: ...
+        @property
+        def session_id(self) -> str: ...
+        def _emit(self, event: Any) -> None: ...
+        def notify(self, level: str, text: str) -> Any: ...
+        def abort_retry(self) -> None: ...
+
+    _compacting: bool
+    _compaction_abort: AbortController | None
+    _overflow_attempted: bool
+    _stop_for_compaction: bool
+
+    def _init_compaction(self) -> None:
+        self._compacting = False
+        self._compaction_abort = None
+        self._overflow_attempted = False
+        self._stop_for_compaction = False
+
+    @property
+    def is_compacting(self) -> bool:
+        """True while a compaction runs."""
+        return self._compacting
+
+    def set_auto_compaction_enabled(self, enabled: bool) -> None:
+        """Turn automatic compaction on or off (``compaction.enabled``)."""
+        self.settings.compaction.enabled = enabled
+
+    def abort_compaction(self) -> None:
+        """Cancel a running compaction (its summariser call is aborted)."""
+        if self._compaction_abort is not None:
+            self._compaction_abort.abort()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _latest_compaction_ms(self) -> int | None:
+        for entry in reversed(self.session_manager.get_branch()):
+            if entry.type == "compaction":
+                return iso_to_ms(entry.timestamp)
+        return None
+
+    async def _continue_agent(self) -> None:
+        """``agent.continue_()`` with trailing UI-only messages set aside (they never decide the tail role)."""
+        messages = self.agent.state.messages
+        cut = len(messages)
+        while cut > 0 and message_role(messages[cut - 1]) in UI_ONLY_ROLES:
+            cut -= 1
+        trailing = messages[cut:]
+        if trailing:
+            self.agent.state.messages = messages[:cut]
+        try:
+            await self.agent.continue_()
+        finally:
+            if trailing:
+                current = self.agent.state.messages
+                self.agent.state.messages = current[:cut] + trailing + current[cut:]
+
+    def _should_stop_after_turn(self, ctx: ShouldStopAfterTurnContext) -> bool:
+        """Turn-boundary threshold check (beyond pi): stop the run so the session can compact and go on."""
+        settings = self.settings.compaction
+        if not (settings.enabled and self.settings.turn_boundary_compaction) or not ctx.tool_results:
+            return False
+        message = ctx.message
+        model = self.agent.state.model
+        if message.stop_reason in ("error", "aborted") or model is None or model.context_window <= 0:
+            return False
+        tokens = calculate_context_tokens(message.usage)
+        if tokens <= 0:
+            return False
+        tokens += sum(estimate_tokens(r) for r in ctx.tool_results)
+        if should_compact(tokens, model.context_window, settings.reserve_tokens):
+            self._stop_for_compaction = True
+            return True
+        return False
+
+    # ------------------------------------------------------------------ automatic (§3.9 trigger check)
+
+    async def _check_compaction(self, message: AssistantMessage | None, skip_aborted: bool) -> None:
+        settings = self.settings.compaction
+        if self._stop_for_compaction:
+            self._stop_for_compaction = False
+            await self._run_auto_compaction("threshold", will_retry=False, resume=True)
+            return
+        if message is None or not settings.enabled:
+            return
+        if skip_aborted and message.stop_reason == "aborted":
+            return
+        latest = self._latest_compaction_ms()
+        if latest is not None and message.timestamp <= latest:
+            return
+        model = self.agent.state.model
+        if model is None:
+            return
+        window = model.context_window
+        same_model = message.provider == model.provider and message.model == model.id
+        if same_model and _is_overflow(message, window):
+            if self._overflow_attempted:
+                self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_FAILED))
+                self.notify("error", OVERFLOW_FAILED)
+                return
+            self._overflow_attempted = True
+            self._drop_trailing_error()
+            await self._run_auto_compaction("overflow", will_retry=True)
+            return
+        if message.stop_reason == "error":
+            estimate = estimate_context_tokens(self.agent.state.messages)
+            if estimate.last_usage_index is None:
+                return
+            source = self.agent.state.messages[estimate.last_usage_index]
+            if latest is not None and getattr(source, "timestamp", 0) <= latest:
+                return
+            tokens = estimate.tokens
+        else:
+            tokens = calculate_context_tokens(message.usage)
+        if should_compact(tokens, window, settings.reserve_tokens):
+            await self._run_auto_compaction("threshold", will_retry=False)
+
+    def _drop_trailing_error(self) -> None:
+        messages = self.agent.state.messages
+        for index in range(len(messages) - 1, -1, -1):
+            role = message_role(messages[index])
+            if role in UI_ONLY_ROLES:
+                continue
+            if role == "assistant" and messages[index].stop_reason == "error":
+                self.agent.state.messages = messages[:index] + messages[index + 1 :]
+            return
+
+    async def _summarise(self, custom_instructions: str | None) -> CompactionResult | None:
+        model = self.agent.state.model
+        if model is None:
+            raise CompactionError("No model selected")
+        api_key = self.models.get_api_key(model)
+        if not self.models.has_auth(model):
+            raise CompactionError(f"No API key found for {model.provider}")
+        branch = self.session_manager.get_branch()
+        context = self.session_manager.build_session_context()
+        preparation = prepare_compaction(branch, self.settings.compaction, context.messages)
+        if preparation is None or (not preparation.messages_to_summarize and not preparation.turn_prefix_messages):
+            return None
+        controller = AbortController()
+        self._compaction_abort = controller
+        try:
+            result = await compact(
+                preparation,
+                model,
+                api_key,
+                custom_instructions=custom_instructions,
+                signal=controller.signal,
+                thinking_level=self.agent.state.thinking_level,
+            )
+        finally:
+            self._compaction_abort = None
+        if controller.signal.aborted:
+            raise asyncio.CancelledError("Compaction cancelled")
+        self.session_manager.append_compaction(
+            result.summary, result.first_kept_entry_id, result.tokens_before, result.details
+        )
+        rebuilt = self.session_manager.build_session_context(include_ui=True)
+        self.agent.state.messages = list(rebuilt.messages)
+        return result
+
+    async def _run_auto_compaction(self, reason: str, will_retry: bool, resume: bool = False) -> None:
+        self._emit(CompactionStartEvent(reason=reason))  # type: ignore[arg-type]
+        self._compacting = True
+        try:
+            try:
+                result = await self._summarise(None)
+            except CompactionError:
+                result = None  # missing model/auth: silent, as in pi
+            if result is None:
+                self._emit(CompactionEndEvent(reason=reason))  # type: ignore[arg-type]
+                return
+            self._emit(
+                CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
+            )
+            self.notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
+        except asyncio.CancelledError:
+            self._emit(CompactionEndEvent(reason=reason, aborted=True))  # type: ignore[arg-type]
+            return
+        except Exception as exc:
+            prefix = "Context overflow recovery failed" if reason == "overflow" else "Auto-compaction failed"
+            self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {exc}"))  # type: ignore[arg-type]
+            self.notify("error", f"{prefix}: {exc}")
+            return
+        finally:
+            self._compacting = False
+        if will_retry:
+            self._drop_trailing_error()
+        if will_retry or resume or self.agent.has_queued_messages():
+            await self._sleep(CONTINUE_DELAY_S)
+            await self.agent.wait_for_idle()
+            try:
+                await self._continue_agent()
+            except (RuntimeError, ValueError) as exc:
+                log.info("no continuation after compaction: %s", exc)
+
+    # ------------------------------------------------------------------ manual
+
+    async def compact(self, custom_instructions: str | None = None) -> dict[str, Any]:
+        """Compact now (``/compact``); returns ``{summary, firstKeptEntryId, tokensBefore, details}``.
+
+        Aborts a running turn first. Raises :class:`CompactionError` (``Already compacted``, ``Nothing to
+        compact (session too small)``, ``Compaction cancelled``, ``Compaction failed: …``).
+        """
+        self.abort_retry()
+        self.agent.abort()
+        await self.agent.wait_for_idle()
+        self._emit(CompactionStartEvent(reason="manual"))
+        self._compacting = True
+        try:
+            branch = self.session_manager.get_branch()
+            if branch and branch[-1].type == "compaction":
+                raise CompactionError("Already compacted")
+            result = await self._summarise(custom_instructions)
+            if result is None:
+                raise CompactionError("Nothing to compact (session too small)")
+        except asyncio.CancelledError:
+            self._emit(CompactionEndEvent(reason="manual", aborted=True, error_message="Compaction cancelled"))
+            raise CompactionError("Compaction cancelled") from None
+        except CompactionError as exc:
+            self._emit(CompactionEndEvent(reason="manual", error_message=str(exc)))
+            raise
+        except Exception as exc:
+            self._emit(CompactionEndEvent(reason="manual", error_message=f"Compaction failed: {exc}"))
+            raise CompactionError(f"Compaction failed: {exc}") from exc
+        finally:
+            self._compacting = False
+        self._emit(CompactionEndEvent(reason="manual", result=result.to_json_dict()))
+        self.notify("info", f"Context compacted; {result.tokens_before} tokens summarised.")
+        return result.to_json_dict()
+
+
+def _is_overflow(message: AssistantMessage, context_window: int) -> bool:
+    from pi_tui.ai.overflow import is_context_overflow
+
+    return bool(is_context_overflow(message, context_window))

@@ -1,0 +1,237 @@
+"""``create_agent_session(...)``: the SDK factory shared by every mode (pi-reference §3.2).
+
+Model selection: explicit ``provider``/``model`` → the model recorded in the continued session (if it
+still has auth; else a warning) → settings ``defaultProvider``/``defaultModel`` → the provider default table
+among providers with auth → the first model with auth → the built-in offline demo model (pi-tui: instead of
+pi's "No models available" when nothing at all is configured). Thinking level: explicit → session →
+settings → ``medium``; clamped to the model. New sessions record ``model_change`` and
+``thinking_level_change`` first (observation 13).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pi_tui.agent.types import AgentTool
+from pi_tui.ai.models import DEFAULT_MODEL_PER_PROVIDER, clamp_thinking_level
+from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session import AgentSession, _SessionAgent
+from pi_tui.coding.compaction.prepare import CompactionSettings
+from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
+from pi_tui.coding.config.settings import SettingsManager
+from pi_tui.coding.model_access import RegistryModelAccess
+from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
+from pi_tui.coding.retry import RetrySettings
+from pi_tui.coding.session.session_manager import SessionManager
+from pi_tui.coding.session_settings import SessionSettings
+from pi_tui.coding.system_prompt import build_system_prompt, discover_system_prompt_file, load_context_files
+
+DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
+
+
+class SessionSetupError(ValueError):
+    """Bad session options (unknown model, missing session file, unknown tool)."""
+
+
+def _settings_from(manager: SettingsManager) -> SessionSettings:
+    compaction = manager.get_compaction_settings()
+    retry = manager.get_retry_settings()
+    provider_retry = manager.get_provider_retry_settings()
+    return SessionSettings(
+        compaction=CompactionSettings(
+            enabled=bool(compaction["enabled"]),
+            reserve_tokens=int(compaction["reserveTokens"]),
+            keep_recent_tokens=int(compaction["keepRecentTokens"]),
+        ),
+        retry=RetrySettings(
+            enabled=bool(retry["enabled"]),
+            max_retries=int(retry["maxRetries"] if retry["maxRetries"] is not None else 3),
+            base_delay_ms=int(retry["baseDelayMs"] if retry["baseDelayMs"] is not None else 2000),
+            max_delay_ms=int(provider_retry.get("maxRetryDelayMs") or 60000),
+        ),
+        steering_mode=manager.steering_mode,
+        follow_up_mode=manager.follow_up_mode,
+        default_thinking_level=manager.default_thinking_level or "medium",
+        block_images=manager.block_images,
+        shell_command_prefix=manager.shell_command_prefix,
+    )
+
+
+def _find_session_file(session: str, cwd: str, session_dir: Path) -> Path:
+    path = Path(session).expanduser()
+    if path.suffix == ".jsonl" or path.exists() or os.sep in session:
+        return path if path.is_absolute() else Path(cwd) / path
+    matches = sorted(session_dir.glob(f"*{session}*.jsonl")) if session_dir.is_dir() else []
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise SessionSetupError(f"No session found matching '{session}'")
+    raise SessionSetupError(f"Several sessions match '{session}': " + ", ".join(m.name for m in matches))
+
+
+def _resolve_model(
+    access: RegistryModelAccess,
+    provider: str | None,
+    model_pattern: str | None,
+    recorded: dict[str, Any] | None,
+    settings: SettingsManager,
+    warnings: list[str],
+) -> Model | None:
+    if provider or model_pattern:
+        found = access.resolve_pattern(provider, model_pattern)
+        if found is None:
+            target = f"{provider}/{model_pattern}" if provider and model_pattern else (model_pattern or provider)
+            raise SessionSetupError(f"Model not found: {target}")
+        return found
+    if recorded and recorded.get("provider"):
+        found = access.find(str(recorded["provider"]), str(recorded.get("modelId", "")))
+        if found is not None and access.has_auth(found):
+            return found
+        warnings.append(f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
+    default_provider, default_model = settings.default_provider, settings.default_model
+    if default_provider and default_model:
+        found = access.find(default_provider, default_model)
+        if found is not None and access.has_auth(found):
+            return found
+    available = access.available_models()
+    for candidate_provider, candidate_id in DEFAULT_MODEL_PER_PROVIDER.items():
+        for model in available:
+            if model.provider == candidate_provider and model.id == candidate_id:
+                return model
+    return available[0] if available else None
+
+
+def _select_tools(all_tools: dict[str, AgentTool], names: list[str] | None) -> list[AgentTool]:
+    wanted = list(DEFAULT_TOOL_NAMES) if names is None else names
+    unknown = [n for n in wanted if n not in all_tools]
+    if unknown:
+        raise SessionSetupError(f"Unknown tool(s): {', '.join(unknown)}. Available: {', '.join(all_tools)}")
+    return [all_tools[n] for n in wanted]
+
+
+def create_agent_session(
+    cwd: str,
+    *,
+    provider: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
+    thinking: str | None = None,
+    session_path: str | None = None,
+    continue_recent: bool = False,
+    no_session: bool = False,
+    session_dir: str | None = None,
+    tools: list[str] | None = None,
+    system_prompt: str | None = None,
+    append_system_prompt: str | None = None,
+    settings: SessionSettings | None = None,
+    **_ignored: Any,
+) -> AgentSession:
+    """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
+
+    Raises :class:`SessionSetupError` for an unknown ``provider``/``model``, tool name or session id.
+    ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
+    """
+    cwd = os.path.abspath(cwd)
+    agent_dir = get_agent_dir()
+    settings_manager = SettingsManager.create(cwd, agent_dir)
+    session_settings = settings or _settings_from(settings_manager)
+    access = RegistryModelAccess.create(agent_dir)
+    if api_key and provider:
+        access.set_runtime_api_key(provider, api_key)
+    directory = resolve_session_dir(cwd, session_dir, settings_manager.session_dir)
+    if no_session:
+        manager = SessionManager.in_memory(cwd)
+    elif session_path:
+        manager = SessionManager.open(_find_session_file(session_path, cwd, directory), cwd_override=cwd)
+    elif continue_recent:
+        manager = SessionManager.continue_recent(cwd, directory)
+    else:
+        manager = SessionManager.create(cwd, directory)
+    context = manager.build_session_context(include_ui=True)
+    is_new = not manager.get_entries()
+    warnings: list[str] = list(access.errors)
+    chosen = _resolve_model(
+        access, provider, model, None if is_new else context.model, settings_manager, warnings
+    )
+    if api_key and chosen is not None and not provider:
+        access.set_runtime_api_key(chosen.provider, api_key)
+    offline = False
+    if chosen is None and not (provider or model) and not access.configured_anything():
+        chosen = offline_model()
+        offline = True
+        access.allow(OFFLINE_PROVIDER, OFFLINE_MODEL_ID, chosen)
+    has_session_level = any(e.type == "thinking_level_change" for e in manager.get_entries())
+    level = thinking or (context.thinking_level if has_session_level else None)
+    level = level or session_settings.default_thinking_level
+    level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
+
+    all_tools = _build_tools(cwd, settings_manager)
+    active = _select_tools(all_tools, tools)
+    custom = system_prompt
+    if custom is None:
+        custom = discover_system_prompt_file(cwd, str(agent_dir), "SYSTEM.md")
+    elif os.path.isfile(custom):
+        custom = Path(custom).read_text(encoding="utf-8")
+    append = append_system_prompt or discover_system_prompt_file(cwd, str(agent_dir), "APPEND_SYSTEM.md")
+    context_files = load_context_files(cwd, agent_dir)
+    prompt_text = build_system_prompt(
+        cwd=cwd, tools=active, custom_prompt=custom, append_system_prompt=append, context_files=context_files
+    )
+    agent = _SessionAgent(
+        {
+            "system_prompt": prompt_text,
+            "model": chosen,
+            "thinking_level": level,
+            "tools": active,
+            "messages": list(context.messages),
+        },
+        steering_mode=session_settings.steering_mode,  # type: ignore[arg-type]
+        follow_up_mode=session_settings.follow_up_mode,  # type: ignore[arg-type]
+        thinking_budgets=settings_manager.thinking_budgets,
+        max_retry_delay_ms=session_settings.retry.max_delay_ms,
+    )
+    session = AgentSession(
+        agent=agent,
+        session_manager=manager,
+        models=access,
+        settings=session_settings,
+        cwd=cwd,
+        offline=offline,
+    )
+    session.all_tools = all_tools
+    if is_new:
+        session._record_initial_settings()
+    elif not has_session_level:
+        manager.append_thinking_level_change(level)
+    for message in context.messages:
+        if getattr(message, "role", None) == "assistant":
+            session._last_assistant = message
+    for warning in warnings:
+        session.startup_warnings.append(warning)
+    return session
+
+
+def _build_tools(cwd: str, settings_manager: SettingsManager) -> dict[str, AgentTool]:
+    from pi_tui.coding.tools import create_coding_tools
+
+    return create_coding_tools(
+        cwd,
+        {
+            "shellPath": settings_manager.shell_path,
+            "shellCommandPrefix": settings_manager.shell_command_prefix,
+        },
+    )
+
+
+def list_available_models(search: str | None = None) -> list[tuple[str, str]]:
+    """``(provider/id, name)`` rows of models with auth (``--list-models``), filtered by ``search``."""
+    access = RegistryModelAccess.create(get_agent_dir())
+    rows = []
+    for model in access.available_models():
+        label = f"{model.provider}/{model.id}"
+        if search and search.lower() not in label.lower() and search.lower() not in model.name.lower():
+            continue
+        rows.append((label, model.name))
+    return rows

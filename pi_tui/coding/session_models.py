@@ -1,0 +1,135 @@
+"""AgentSession model and thinking-level management (pi-reference §3.7).
+
+``set_model`` requires auth, records a ``model_change`` entry, re-clamps the thinking level and emits
+``model_changed`` (pi-tui) plus a notification. ``set_thinking_level`` clamps, records
+``thinking_level_change`` and emits ``thinking_level_changed`` when the level changed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pi_tui.ai.models import clamp_thinking_level, get_supported_thinking_levels, models_are_equal
+from pi_tui.ai.types import Model
+from pi_tui.coding.session_events import ModelChangedEvent, ThinkingLevelChangedEvent
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pi_tui.agent import Agent
+    from pi_tui.ai.types import Model
+    from pi_tui.coding.session.session_manager import SessionManager
+    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
+
+
+class ModelMixin:
+    """Model/thinking behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+
+    if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
+        agent: Agent
+        session_manager: SessionManager
+        models: ModelAccess
+        settings: SessionSettings
+        _sleep: Callable[[float], Any]
+
+        @property
+        def session_file(self) -> str | None: ...
+        @property
+        def session_id(self) -> str: ...
+        def _emit(self, event: Any) -> None: ...
+        def notify(self, level: str, text: str) -> Any: ...
+        async def _continue_agent(self) -> None: ...
+        async def _check_compaction(self, message: Any, skip_aborted: bool) -> None: ...
+
+    @property
+    def model(self) -> Model | None:
+        """The active model (None when none is selected)."""
+        model = self.agent.state.model
+        return None if model is None or model.provider == "unknown" else model
+
+    @property
+    def thinking_level(self) -> str:
+        """The active thinking level (off|minimal|low|medium|high|xhigh)."""
+        return str(self.agent.state.thinking_level)
+
+    def available_models(self) -> list[Model]:
+        """Models with configured auth (the offline demo model included when it is active)."""
+        models = list(self.models.available_models())
+        current = self.model
+        if current is not None and not any(models_are_equal(current, m) for m in models):
+            models.insert(0, current)
+        return models
+
+    def _record_initial_settings(self) -> None:
+        model = self.model
+        if model is not None:
+            self.session_manager.append_model_change(model.provider, model.id)
+        self.session_manager.append_thinking_level_change(self.thinking_level)
+
+    def set_model(self, model: Model, *, reason: str = "set") -> None:
+        """Switch to ``model``. Raises ``ValueError("No API key for <provider>/<id>")`` without auth."""
+        if not self.models.has_auth(model):
+            raise ValueError(f"No API key for {model.provider}/{model.id}")
+        previous = self.model
+        self.agent.state.model = model
+        self.session_manager.append_model_change(model.provider, model.id)
+        self._apply_thinking_level(self.thinking_level, previous_model=previous, switching=True)
+        self._emit(ModelChangedEvent(provider=model.provider, model_id=model.id, reason=reason))
+        if not models_are_equal(previous, model):
+            self.notify("info", f"Model: {model.provider}/{model.id}")
+
+    def cycle_model(self, direction: str = "forward") -> dict[str, Any] | None:
+        """Next (or previous) available model, wrapping; None when there is only one."""
+        models = self.available_models()
+        if len(models) <= 1:
+            return None
+        current = self.model
+        index = next((i for i, m in enumerate(models) if models_are_equal(m, current)), 0)
+        step = -1 if direction == "backward" else 1
+        target = models[(index + step) % len(models)]
+        self.set_model(target, reason="cycle")
+        return {"model": target, "thinking_level": self.thinking_level, "is_scoped": False}
+
+    def _apply_thinking_level(
+        self, level: str, previous_model: Model | None = None, switching: bool = False
+    ) -> None:
+        model = self.model
+        if switching and (previous_model is None or not previous_model.reasoning):
+            level = self.settings.default_thinking_level  # the old level meant nothing for that model
+        clamped = clamp_thinking_level(model, level) if model is not None else "off"
+        if clamped != self.thinking_level:
+            self.agent.state.thinking_level = clamped  # type: ignore[assignment]
+            self.session_manager.append_thinking_level_change(clamped)
+            self._emit(ThinkingLevelChangedEvent(level=clamped))
+
+    def set_thinking_level(self, level: str) -> None:
+        """Set the thinking level (clamped to the model); records and emits only when it changed."""
+        self._apply_thinking_level(level)
+
+    def cycle_thinking_level(self) -> str | None:
+        """Next supported level (wrapping, ``off`` included); None when the model has no reasoning."""
+        model = self.model
+        if model is None or not model.reasoning:
+            return None
+        levels = get_supported_thinking_levels(model)
+        current = self.thinking_level
+        index = levels.index(current) if current in levels else -1
+        self._apply_thinking_level(levels[(index + 1) % len(levels)])
+        return self.thinking_level
+
+    def _restore_model_from_context(self, context: Any) -> None:
+        recorded = getattr(context, "model", None)
+        if isinstance(recorded, dict) and recorded.get("provider"):
+            found = self.models.find(str(recorded["provider"]), str(recorded.get("modelId", "")))
+            if found is not None and self.models.has_auth(found):
+                self.agent.state.model = found
+                self._emit(ModelChangedEvent(provider=found.provider, model_id=found.id, reason="restore"))
+            else:
+                self.notify("warning", f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
+        level = getattr(context, "thinking_level", None)
+        if isinstance(level, str):
+            model = self.model
+            clamped = clamp_thinking_level(model, level) if model is not None else "off"
+            if clamped != self.thinking_level:
+                self.agent.state.thinking_level = clamped  # type: ignore[assignment]
+                self._emit(ThinkingLevelChangedEvent(level=clamped))

@@ -1,0 +1,103 @@
+"""AgentSession context usage and statistics (pi-reference §3.8).
+
+``get_context_usage()`` → ``{tokens, contextWindow, percent}`` (``tokens``/``percent`` None right after a
+compaction until a successful assistant reply), or None without a model/context window.
+``get_session_stats()`` → pi's SessionStats: message and tool-call counts, summed tokens and cost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pi_tui.coding.compaction import estimate_context_tokens
+from pi_tui.coding.messages import message_role
+from pi_tui.coding.session.entries import iso_to_ms
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pi_tui.agent import Agent
+    from pi_tui.ai.types import Model
+    from pi_tui.coding.session.session_manager import SessionManager
+    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
+
+
+class StatsMixin:
+    """Usage/stats behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+
+    if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
+        agent: Agent
+        session_manager: SessionManager
+        models: ModelAccess
+        settings: SessionSettings
+        _sleep: Callable[[float], Any]
+
+        @property
+        def model(self) -> Model | None: ...
+        @property
+        def thinking_level(self) -> str: ...
+        @property
+        def session_file(self) -> str | None: ...
+        @property
+        def session_id(self) -> str: ...
+        def _emit(self, event: Any) -> None: ...
+        def notify(self, level: str, text: str) -> Any: ...
+        async def _continue_agent(self) -> None: ...
+        async def _check_compaction(self, message: Any, skip_aborted: bool) -> None: ...
+
+    def get_context_usage(self) -> dict[str, Any] | None:
+        """Context tokens in use and the share of the model's window (pi's ``getContextUsage``)."""
+        model = self.model
+        if model is None or model.context_window <= 0:
+            return None
+        window = model.context_window
+        messages = self.agent.state.messages
+        latest = None
+        for entry in reversed(self.session_manager.get_branch()):
+            if entry.type == "compaction":
+                latest = iso_to_ms(entry.timestamp)
+                break
+        if latest is not None:
+            fresh = any(
+                message_role(m) == "assistant"
+                and m.stop_reason not in ("aborted", "error")
+                and m.usage.total_tokens + m.usage.input + m.usage.output > 0
+                and m.timestamp > latest
+                for m in messages
+            )
+            if not fresh:
+                return {"tokens": None, "contextWindow": window, "percent": None}
+        tokens = estimate_context_tokens(messages).tokens
+        return {"tokens": tokens, "contextWindow": window, "percent": tokens / window * 100}
+
+    def get_session_stats(self) -> dict[str, Any]:
+        """pi's SessionStats for the current state (counts, tokens, cost, context usage)."""
+        counts = {"user": 0, "assistant": 0, "toolResult": 0}
+        tool_calls = 0
+        tokens = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
+        cost = 0.0
+        for message in self.agent.state.messages:
+            role = message_role(message)
+            if role in counts:
+                counts[role] += 1
+            if role == "assistant":
+                tool_calls += sum(1 for b in message.content if b.type == "toolCall")
+                usage = message.usage
+                tokens["input"] += usage.input
+                tokens["output"] += usage.output
+                tokens["cacheRead"] += usage.cache_read
+                tokens["cacheWrite"] += usage.cache_write
+                tokens["total"] += usage.total_tokens
+                cost += usage.cost.total
+        return {
+            "sessionFile": self.session_file,
+            "sessionId": self.session_id,
+            "userMessages": counts["user"],
+            "assistantMessages": counts["assistant"],
+            "toolCalls": tool_calls,
+            "toolResults": counts["toolResult"],
+            "totalMessages": len(self.agent.state.messages),
+            "tokens": tokens,
+            "cost": cost,
+            "contextUsage": self.get_context_usage(),
+        }
