@@ -335,3 +335,29 @@ async def test_body_matches_pi_trace(replay_server: ReplayServer) -> None:
     assert req.json() == pi_body
     for name in ("anthropic-beta", "anthropic-version", "anthropic-dangerous-direct-browser-access", "x-api-key"):
         assert req.headers[name] == expected["headers"][name], name
+
+
+@pytest.mark.anyio
+async def test_stray_and_late_tool_results_become_text(replay_server: ReplayServer) -> None:
+    """A result whose call was already answered (synthetic) or never made cannot be a tool_result."""
+    messages = [
+        UserMessage(content="q"),
+        _assistant(TextContent(text="a"), ToolCall(id="A", name="f")),
+        UserMessage(content="hello"),
+        ToolResultMessage(tool_call_id="A", tool_name="f", content=[TextContent(text="late")]),
+        ToolResultMessage(tool_call_id="ZZ", tool_name="g", content=[TextContent(text="stray")], is_error=True),
+        _assistant(ToolCall(id="B", name="f")),
+        ToolResultMessage(tool_call_id="B", tool_name="f", content=[TextContent(text="b1")]),
+        ToolResultMessage(tool_call_id="B", tool_name="f", content=[TextContent(text="b2")]),
+    ]
+    body = (await _capture(replay_server, _model(replay_server), _ctx(TOOLS, messages), _opts())).json()
+    msgs = body["messages"]
+    assert pairing_violations(msgs) == []
+    assert msgs[2]["content"][0]["content"] == "No result provided"
+    late = msgs[4]["content"]
+    assert [b["type"] for b in late] == ["text", "text"]
+    assert late[0]["text"] == "(tool result of f [A] without a matching call)\nlate"
+    assert late[1]["text"].startswith("(tool error result of g [ZZ]")
+    last = msgs[6]["content"]
+    assert [b["type"] for b in last] == ["tool_result", "text"]
+    assert last[1]["text"].endswith("b2")

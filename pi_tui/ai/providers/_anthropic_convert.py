@@ -22,7 +22,10 @@ Rules kept from pi 0.73:
 
 Beyond pi (cases/README.md case 15): inside one assistant message no text/thinking block may follow a
 ``tool_use`` block, so blocks after the first ``tool_use`` that are not ``tool_use`` are moved (in order) in
-front of it. Provider-specific options come from ``options.extra``: ``thinking_enabled`` (bool),
+front of it; and only tool results answering the ``tool_use`` blocks of the assistant message right before
+them are sent as ``tool_result`` (each id once) — a stray or repeated result (e.g. whose assistant message was
+dropped as errored) is sent as a text block instead, so the request always satisfies Anthropic's pairing rule.
+Provider-specific options come from ``options.extra``: ``thinking_enabled`` (bool),
 ``thinking_budget_tokens``, ``effort``, ``thinking_display``, ``interleaved_thinking`` (default true),
 ``tool_choice`` (``"auto"|"any"|"none"`` or a dict such as ``{"type": "tool", "name": ...}``).
 """
@@ -269,6 +272,16 @@ def tool_use_last(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return head + moved + [b for b in tail if b.get("type") == "tool_use"]
 
 
+def _stray_result_text(tr: ToolResultMessage) -> dict[str, Any]:
+    """A tool result with no matching ``tool_use`` right before it, as a text block (nothing is lost)."""
+    text = "\n".join(c.text for c in tr.content if isinstance(c, TextContent))
+    label = "error result" if tr.is_error else "result"
+    return {
+        "type": "text",
+        "text": sanitize_surrogates(f"(tool {label} of {tr.tool_name} [{tr.tool_call_id}] without a matching call)\n{text}"),
+    }
+
+
 def convert_messages(messages: list[Any], model: Model, is_oauth: bool,
                      cache_control: dict[str, str] | None) -> list[dict[str, Any]]:
     """pi messages → Anthropic ``messages`` (see the module docstring)."""
@@ -296,18 +309,30 @@ def convert_messages(messages: list[Any], model: Model, is_oauth: bool,
             if blocks:
                 params.append({"role": "assistant", "content": blocks})
         elif isinstance(msg, ToolResultMessage):
+            # Only results answering the tool_use blocks of the assistant message right before are sent as
+            # tool_result (Anthropic rejects any other); a stray or repeated result becomes plain text.
+            prev = params[-1] if params else None
+            open_ids = [
+                b["id"] for b in (prev["content"] if prev and prev["role"] == "assistant" else [])
+                if b.get("type") == "tool_use"
+            ]
             results: list[dict[str, Any]] = []
+            strays: list[dict[str, Any]] = []
             while i < len(transformed) and isinstance(transformed[i], ToolResultMessage):
                 tr = transformed[i]
                 assert isinstance(tr, ToolResultMessage)
-                results.append({
-                    "type": "tool_result",
-                    "tool_use_id": tr.tool_call_id,
-                    "content": convert_tool_result_content(list(tr.content)),
-                    "is_error": tr.is_error,
-                })
+                if tr.tool_call_id in open_ids:
+                    open_ids.remove(tr.tool_call_id)
+                    results.append({
+                        "type": "tool_result",
+                        "tool_use_id": tr.tool_call_id,
+                        "content": convert_tool_result_content(list(tr.content)),
+                        "is_error": tr.is_error,
+                    })
+                else:
+                    strays.append(_stray_result_text(tr))
                 i += 1
-            params.append({"role": "user", "content": results})
+            params.append({"role": "user", "content": results + strays})
             continue
         i += 1
     if cache_control and params and params[-1]["role"] == "user":
