@@ -20,3 +20,9 @@ def text_of(result: AgentToolResult) -> str:
     block = result.content[0]
     assert block.type == "text"
     return block.text
+
+
+def read_text(path: str) -> str:
+    """Contents of ``path`` (sync helper so async tests stay lint-clean)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
