@@ -72,9 +72,14 @@ async def test_case14_retry_after_seconds_is_honoured(
 
 
 @pytest.mark.anyio
-async def test_case14_retry_after_http_date(replay_server: ReplayServer, waits: list[float]) -> None:
+async def test_case14_retry_after_http_date(
+    replay_server: ReplayServer, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = 1_800_000_000.0  # a fake clock: HTTP dates have whole seconds
+    monkeypatch.setattr(_http, "wall_clock", lambda: now)
+
     def date() -> str:
-        return email.utils.formatdate(time.time() + 3, usegmt=True)
+        return email.utils.formatdate(now + 3, usegmt=True)
 
     replay_server.enqueue(
         _err(429, RATE_BODY, {"Retry-After": date()}),

@@ -306,3 +306,45 @@ async def test_usage_cache_fields_and_cost(monkeypatch: pytest.MonkeyPatch) -> N
     assert (u.input, u.output, u.cache_read, u.cache_write, u.total_tokens) == (40, 10, 40, 20, 110)
     assert u.cost.total == pytest.approx((40 * 1 + 10 * 2 + 40 * 0.5 + 20 * 1.5) / 1e6)
     assert result.response_model == "gpt-x-2025"
+
+
+@pytest.mark.anyio
+async def test_non_streamed_json_answer_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    answer = {
+        "id": "cmpl",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": "whole",
+                    "tool_calls": [
+                        {"id": "t1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+                    ],
+                },
+                "finish_reason": "tool_calls",
+            }
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+    }
+    mock_reads(monkeypatch, [json.dumps(answer).encode()], headers={"content-type": "application/json"})
+    result = await stream_simple(
+        _model(), Context(messages=[UserMessage(content="q")]), SimpleStreamOptions(api_key="k")
+    ).result()
+    assert [b.type for b in result.content] == ["text", "toolCall"]
+    assert result.content[0].text == "whole" and result.content[1].id == "t1"
+    assert result.stop_reason == "toolUse" and result.usage.output == 2
+
+
+@pytest.mark.anyio
+async def test_json_error_body_with_status_200_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    mock_reads(
+        monkeypatch,
+        [b'{"error": {"message": "model not loaded"}}'],
+        headers={"content-type": "application/json"},
+    )
+    result = await stream_simple(
+        _model(), Context(messages=[UserMessage(content="q")]), SimpleStreamOptions(api_key="k")
+    ).result()
+    assert result.stop_reason == "error"
+    assert result.error_message == "model not loaded"

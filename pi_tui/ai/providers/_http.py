@@ -28,7 +28,9 @@ Every provider module uses the same three pieces (pi-reference §1.8, §1.10, §
     is raised at once. A final non-2xx raises :class:`ProviderHTTPError`. On a 2xx it calls
     ``options.on_response({"status", "headers"}, model)`` and yields an :class:`SSEEvents` object: async
     iterate it for ``httpx_sse.ServerSentEvent`` values. Events whose data is empty (keep-alives, ``retry:``/
-    ``id:``-only events) are never yielded. On exit the response and client are closed.
+    ``id:``-only events) are never yielded. A 2xx ``application/json`` answer (a server that ignored
+    ``stream: true``) is yielded as one event holding the whole body. On exit the response and client
+    are closed.
 
     SSE framing: bytes are decoded as UTF-8 incrementally (a character split across reads is fine), lines
     are split by httpx-sse's ``SSELineDecoder`` (``\\r\\n``, ``\\r`` and ``\\n``; a CR at the end of one read
@@ -38,7 +40,8 @@ Every provider module uses the same three pieces (pi-reference §1.8, §1.10, §
 
 ``sleep``
     The module-level async sleep used for retry back-off; tests replace it (``monkeypatch.setattr``).
-    It is abortable because the whole producer task is cancelled on abort.
+    It is abortable because the whole producer task is cancelled on abort. ``wall_clock`` (Unix seconds)
+    turns ``Retry-After`` HTTP dates into delays; tests replace it with a fixed clock.
 """
 
 from __future__ import annotations
@@ -90,6 +93,9 @@ async def _default_sleep(seconds: float) -> None:
 
 sleep: Callable[[float], Awaitable[None]] = _default_sleep
 """Retry back-off sleep, ``await sleep(seconds)``; monkeypatch in tests."""
+
+wall_clock: Callable[[], float] = time.time
+"""Unix time in seconds, used to turn a ``Retry-After`` HTTP date into a delay; monkeypatch in tests."""
 
 
 # ---------------------------------------------------------------- errors
@@ -231,7 +237,7 @@ def parse_retry_after_ms(headers: httpx.Headers | dict[str, str], now: float | N
         return None
     if dt is None:
         return None
-    current = time.time() if now is None else now
+    current = wall_clock() if now is None else now
     # HTTP dates have 1 s resolution (fraction truncated): round up to whole seconds, never retry early.
     return max(0, math.ceil(dt.timestamp() - current - 0.001)) * 1000
 
@@ -281,6 +287,20 @@ class SSEEvents:
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         raw = self.response.aiter_raw() if _is_identity(self.response) else self.response.aiter_bytes()
         signal = self._signal
+        if _is_json(self.response):
+            # A server that ignored ``stream: true`` (or a proxy answering an error with 200): the whole
+            # JSON body becomes one event, so the provider sees its content or its ``error`` object.
+            parts: list[bytes] = []
+            while True:
+                with abort_scope(signal):
+                    try:
+                        parts.append(await raw.__anext__())
+                    except StopAsyncIteration:
+                        break
+            text = b"".join(parts).decode("utf-8", errors="replace").strip()
+            if text:
+                yield ServerSentEvent(event="message", data=text)
+            return
         first = True
         while True:
             if signal is not None and signal.aborted:
@@ -309,6 +329,11 @@ class SSEEvents:
             sse = decoder.decode(line)
             if sse is not None and sse.data != "":
                 yield sse
+
+
+def _is_json(response: httpx.Response) -> bool:
+    ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
+    return ctype == "application/json" or ctype.endswith("+json")
 
 
 def _is_identity(response: httpx.Response) -> bool:

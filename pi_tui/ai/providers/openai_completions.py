@@ -498,6 +498,8 @@ class ChunkConsumer:
         if choice.get("finish_reason"):
             self.finish_reason = str(choice["finish_reason"])
         delta = choice.get("delta")
+        if delta is None:
+            delta = choice.get("message")  # a non-streamed chat.completion answer
         if isinstance(delta, dict):
             self._delta(delta)
 
