@@ -325,3 +325,23 @@ async def test_abort_stalled_stream_keeps_partial(replay_server: ReplayServer) -
             break
         await asyncio.sleep(0.01)
     assert replay_server.disconnects
+
+
+@pytest.mark.anyio
+async def test_blocks_without_stop_are_ended(replay_server: ReplayServer) -> None:
+    """A proxy that drops content_block_stop: every started block still gets its end before done."""
+    body = _sse(
+        _message_start(),
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "a"}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "b"}},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "t", "name": "f"}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": '{"x": 1}'}},
+        *_stop("tool_use"),
+    )
+    replay_server.enqueue(ReplayResponse(body=body))
+    events, msg = await _run(_model(replay_server.base_url))
+    assert [b.type for b in msg.content] == ["text", "text", "toolCall"]
+    assert msg.content[2].arguments == {"x": 1}
+    assert check_event_protocol(events) == []

@@ -137,6 +137,8 @@ class AnthropicStreamParser:
             raise ProviderError("Anthropic stream ended before message_stop")
         if not self.saw_message_start:
             raise ProviderError("Anthropic stream ended before message_start")
+        for ci in sorted(self._open):  # blocks a proxy never stopped: end them so every start has its end
+            self._end_block(ci)
 
     # ------------------------------------------------------------------ events
     def handle(self, ev: dict[str, Any]) -> None:
@@ -182,6 +184,8 @@ class AnthropicStreamParser:
         index = ev.get("index")
         btype = block.get("type")
         w = self.writer
+        if isinstance(index, int) and self._blocks.get(index) in self._open:
+            self._end_block(self._blocks[index])  # a reused index ends the block that held it
         if btype == "text":
             ci = w.open_text()
             initial = block.get("text")
@@ -241,8 +245,10 @@ class AnthropicStreamParser:
 
     def _block_stop(self, ev: dict[str, Any]) -> None:
         ci = self._lookup(ev)
-        if ci is None:
-            return
+        if ci is not None:
+            self._end_block(ci)
+
+    def _end_block(self, ci: int) -> None:
         self._open.discard(ci)
         w = self.writer
         block = w.output.content[ci]
