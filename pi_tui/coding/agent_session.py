@@ -38,6 +38,7 @@ from pi_tui.coding.messages import (
     message_role,
     message_text,
 )
+from pi_tui.coding.session.entries import MessageEntry
 from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.session_compaction import CompactionMixin
 from pi_tui.coding.session_events import QueueUpdateEvent, SessionInfoChangedEvent
@@ -513,6 +514,46 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         self.session_manager = manager
         self._reload_from_session()
         self._emit(SessionInfoChangedEvent(name=manager.get_session_name()))
+
+    def get_fork_messages(self) -> list[dict[str, str]]:
+        """User messages of the current branch that can be forked from: ``[{entryId, text}]``."""
+        out = []
+        for entry in self.session_manager.get_branch():
+            if isinstance(entry, MessageEntry) and message_role(entry.message) == "user":
+                out.append({"entryId": entry.id, "text": message_text(entry.message)})
+        return out
+
+    async def fork(self, entry_id: str) -> dict[str, Any]:
+        """New session = this branch up to the parent of user message ``entry_id``; returns ``{text, cancelled}``.
+
+        ``text`` is the forked message's text (for the editor). Raises ``ValueError`` for an id that is not
+        a user message on this session.
+        """
+        entry = self.session_manager.get_entry(entry_id)
+        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
+            raise ValueError("Invalid entry ID for forking")
+        text = message_text(entry.message)
+        await self.abort()
+        self.clear_queue()
+        previous = self.session_file
+        if entry.parent_id is None:
+            self.session_manager.new_session(parent_session=previous)
+        else:
+            self.session_manager.create_branched_session(entry.parent_id)
+        self._reload_from_session()
+        self._emit(SessionInfoChangedEvent(name=self.session_manager.get_session_name()))
+        return {"text": text, "cancelled": False}
+
+    async def clone(self) -> None:
+        """New session holding a copy of the current branch."""
+        await self.abort()
+        leaf = self.session_manager.get_leaf_id()
+        if leaf is None:
+            self.session_manager.new_session(parent_session=self.session_file)
+        else:
+            self.session_manager.create_branched_session(leaf)
+        self._reload_from_session()
+        self._emit(SessionInfoChangedEvent(name=self.session_manager.get_session_name()))
 
     def dispose(self) -> None:
         """Unsubscribe from the agent (the session stops processing events)."""

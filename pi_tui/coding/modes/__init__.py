@@ -1,0 +1,1 @@
+"""Non-interactive modes: print (``-p``), JSON event stream (``--mode json``) and RPC (``--mode rpc``)."""

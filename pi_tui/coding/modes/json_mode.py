@@ -1,0 +1,36 @@
+"""JSON Lines output shared by ``--mode json`` and ``--mode rpc`` (pi-reference §3.18–§3.19).
+
+One JSON object per line, LF-terminated, UTF-8, written straight to the binary stdout and flushed, so
+U+2028/U+2029 inside strings are never line breaks for a reader that splits on LF only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, BinaryIO
+
+from pi_tui.coding.session_events import event_to_json
+
+
+class JsonLineWriter:
+    """Writes one JSON value per line to ``stream`` (default ``sys.stdout.buffer``)."""
+
+    def __init__(self, stream: BinaryIO | None = None) -> None:
+        self._stream = stream if stream is not None else sys.stdout.buffer
+
+    def write(self, value: Any) -> None:
+        """Serialise ``value`` (a dict, or a pydantic event/message) as one line; never raises on a closed pipe."""
+        data = event_to_json(value) if not isinstance(value, (dict, list)) else value
+        line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        try:
+            self._stream.write(line.encode("utf-8", errors="replace"))
+            self._stream.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+
+def session_header_json(session: Any) -> dict[str, Any]:
+    """The session header line (first line of ``--mode json`` output)."""
+    header: dict[str, Any] = session.session_manager.get_header().to_json_dict()
+    return header

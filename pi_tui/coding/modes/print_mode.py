@@ -1,0 +1,76 @@
+"""Print (``-p``) and JSON (``--mode json``) modes (pi-reference §3.18).
+
+Each message is sent with ``session.prompt`` in turn. Text mode prints the text blocks of the final
+assistant message (one per line); when that message ended with an error or abort its ``errorMessage`` (or
+``Request <reason>``) goes to stderr and the exit code is 1. JSON mode writes the session header, then every
+session event as one line. SIGTERM → exit 143, SIGHUP → 129.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pi_tui.coding.modes.json_mode import JsonLineWriter, session_header_json
+
+
+async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
+    from pi_tui.coding.session_factory import create_agent_session
+
+    try:
+        session = create_agent_session(**options)
+    except Exception as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    for warning in session.startup_warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    writer = JsonLineWriter() if json_mode else None
+    if writer is not None:
+        writer.write(session_header_json(session))
+        session.subscribe(writer.write)
+    exit_code: list[int] = []
+    loop = asyncio.get_running_loop()
+
+    def on_signal(code: int) -> None:
+        exit_code.append(code)
+        session.agent.abort()
+        session.abort_bash()
+
+    for signum, code in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+        with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+            loop.add_signal_handler(signum, on_signal, code)
+    try:
+        for text in messages:
+            await session.prompt(text)
+            if exit_code:
+                break
+    except Exception as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    if exit_code:
+        return exit_code[0]
+    if json_mode:
+        return 0
+    last = next((m for m in reversed(session.messages) if getattr(m, "role", None) == "assistant"), None)
+    if last is None:
+        return 0
+    if last.stop_reason in ("error", "aborted"):
+        print(last.error_message or f"Request {last.stop_reason}", file=sys.stderr)
+        return 1
+    for block in last.content:
+        if block.type == "text":
+            print(block.text)
+    sys.stdout.flush()
+    return 0
+
+
+def run_print_mode(options: dict[str, Any], messages: Sequence[str], json_mode: bool = False) -> int:
+    """Run the prompts and return the exit code (see module docstring)."""
+    try:
+        return asyncio.run(_run(options, messages, json_mode))
+    except KeyboardInterrupt:
+        return 130

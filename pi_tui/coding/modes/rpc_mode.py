@@ -1,0 +1,348 @@
+"""RPC mode (``--mode rpc``): JSON Lines commands on stdin, responses and events on stdout (pi-reference §3.19).
+
+Framing: stdin is read as bytes and split on LF only (a trailing CR is dropped; U+2028/U+2029 inside a
+JSON string never split a command). Each command may carry ``id``; its response echoes it:
+``{"id"?, "type":"response", "command", "success":true, "data"?}`` or ``{…, "success":false, "error"}``.
+Unparseable input → ``command:"parse"``. Every session event is written as a line without ``id``.
+Commands run as tasks, so ``steer``/``abort`` are served while a ``prompt`` runs; ``prompt`` answers once the
+prompt is accepted (preflight), later failures surface as events. The process exits when stdin closes
+(after the running prompt settles). ``extension_ui_request`` is not produced (no extensions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pi_tui.coding.messages import message_to_json
+from pi_tui.coding.modes.json_mode import JsonLineWriter
+
+Handler = Callable[[Any, dict[str, Any]], Awaitable[Any]]
+
+
+def split_lf_lines(buffer: bytearray) -> list[bytes]:
+    """Take every complete LF-terminated line out of ``buffer`` (trailing CR removed)."""
+    lines: list[bytes] = []
+    while True:
+        index = buffer.find(b"\n")
+        if index < 0:
+            return lines
+        line = bytes(buffer[:index])
+        del buffer[: index + 1]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        lines.append(line)
+
+
+class RpcServer:
+    """Dispatches RPC commands to an AgentSession and writes responses/events with ``writer``."""
+
+    def __init__(self, session: Any, writer: JsonLineWriter) -> None:
+        self.session = session
+        self.writer = writer
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._prompt_tasks: set[asyncio.Task[None]] = set()
+        session.subscribe(writer.write)
+        self._handlers: dict[str, Handler] = {
+            "prompt": RpcServer._prompt,
+            "steer": RpcServer._steer,
+            "follow_up": RpcServer._follow_up,
+            "abort": RpcServer._abort,
+            "new_session": RpcServer._new_session,
+            "get_state": RpcServer._get_state,
+            "set_model": RpcServer._set_model,
+            "cycle_model": RpcServer._cycle_model,
+            "get_available_models": RpcServer._get_available_models,
+            "set_thinking_level": RpcServer._set_thinking_level,
+            "cycle_thinking_level": RpcServer._cycle_thinking_level,
+            "set_steering_mode": RpcServer._set_steering_mode,
+            "set_follow_up_mode": RpcServer._set_follow_up_mode,
+            "compact": RpcServer._compact,
+            "set_auto_compaction": RpcServer._set_auto_compaction,
+            "set_auto_retry": RpcServer._set_auto_retry,
+            "abort_retry": RpcServer._abort_retry,
+            "bash": RpcServer._bash,
+            "abort_bash": RpcServer._abort_bash,
+            "get_session_stats": RpcServer._get_session_stats,
+            "export_html": RpcServer._export_html,
+            "switch_session": RpcServer._switch_session,
+            "fork": RpcServer._fork,
+            "clone": RpcServer._clone,
+            "get_fork_messages": RpcServer._get_fork_messages,
+            "get_last_assistant_text": RpcServer._get_last_assistant_text,
+            "set_session_name": RpcServer._set_session_name,
+            "get_messages": RpcServer._get_messages,
+            "get_commands": RpcServer._get_commands,
+        }
+
+    # ------------------------------------------------------------------ framing
+
+    def _respond(self, command: str, request_id: Any, data: Any = None, error: str | None = None,
+                 with_data: bool = True) -> None:
+        response: dict[str, Any] = {}
+        if request_id is not None:
+            response["id"] = request_id
+        response.update({"type": "response", "command": command, "success": error is None})
+        if error is not None:
+            response["error"] = error
+        elif with_data and data is not None:
+            response["data"] = data
+        self.writer.write(response)
+
+    def handle_line(self, line: bytes) -> None:
+        """Parse one input line and start its command (empty lines are ignored)."""
+        if not line.strip():
+            return
+        try:
+            command = json.loads(line.decode("utf-8"))
+            if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+                raise ValueError("a command must be a JSON object with a string 'type'")
+        except (ValueError, UnicodeDecodeError) as exc:
+            self._respond("parse", None, error=f"Failed to parse command: {exc}")
+            return
+        task = asyncio.get_running_loop().create_task(self._dispatch(command))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _dispatch(self, command: dict[str, Any]) -> None:
+        kind = command["type"]
+        request_id = command.get("id")
+        handler = self._handlers.get(kind)
+        if handler is None:
+            self._respond(kind, request_id, error=f"Unknown command: {kind}")
+            return
+        try:
+            result = await handler(self, command)
+        except Exception as exc:
+            self._respond(kind, request_id, error=str(exc) or type(exc).__name__)
+            return
+        if result is not _NO_RESPONSE:
+            self._respond(kind, request_id, result)
+
+    async def drain(self) -> None:
+        """Wait for every running command (used at EOF)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.session.wait_for_idle()
+
+    # ------------------------------------------------------------------ commands
+
+    async def _prompt(self, command: dict[str, Any]) -> Any:
+        session = self.session
+        text = str(command.get("message", ""))
+        images = _images(command.get("images"))
+        behavior = command.get("streamingBehavior")
+        if session.is_streaming:
+            await session.prompt(text, images, streaming_behavior=behavior)
+            return None
+        model = session.model
+        if model is None:
+            from pi_tui.coding.session_settings import NO_MODEL_MESSAGE
+
+            raise RuntimeError(NO_MODEL_MESSAGE)
+        if not session.models.has_auth(model):
+            raise RuntimeError(f"No API key found for {model.provider}.")
+        self._respond("prompt", command.get("id"))
+        task = asyncio.get_running_loop().create_task(self._run_prompt(text, images))
+        self._prompt_tasks.add(task)
+        task.add_done_callback(self._prompt_tasks.discard)
+        await task
+        return _NO_RESPONSE
+
+    async def _run_prompt(self, text: str, images: list[Any] | None) -> None:
+        try:
+            await self.session.prompt(text, images)
+        except Exception as exc:  # accepted already: report as a notification event
+            self.session.notify("error", str(exc))
+
+    async def _steer(self, command: dict[str, Any]) -> Any:
+        await self.session.steer(str(command.get("message", "")), _images(command.get("images")))
+
+    async def _follow_up(self, command: dict[str, Any]) -> Any:
+        await self.session.follow_up(str(command.get("message", "")), _images(command.get("images")))
+
+    async def _abort(self, command: dict[str, Any]) -> Any:
+        await self.session.abort()
+
+    async def _new_session(self, command: dict[str, Any]) -> Any:
+        await self.session.new_session()
+        return {"cancelled": False}
+
+    async def _get_state(self, command: dict[str, Any]) -> Any:
+        session = self.session
+        model = session.model
+        state: dict[str, Any] = {
+            "model": model.to_json_dict() if model is not None else None,
+            "thinkingLevel": session.thinking_level,
+            "isStreaming": session.is_streaming,
+            "isCompacting": session.is_compacting,
+            "steeringMode": session.agent.steering_mode,
+            "followUpMode": session.agent.follow_up_mode,
+            "sessionFile": session.session_file,
+            "sessionId": session.session_id,
+            "autoCompactionEnabled": session.settings.compaction.enabled,
+            "messageCount": len(session.messages),
+            "pendingMessageCount": session.pending_message_count,
+        }
+        if session.session_name:
+            state["sessionName"] = session.session_name
+        return state
+
+    async def _set_model(self, command: dict[str, Any]) -> Any:
+        provider, model_id = str(command.get("provider", "")), str(command.get("modelId", ""))
+        model = self.session.models.find(provider, model_id)
+        if model is None:
+            raise ValueError(f"Model not found: {provider}/{model_id}")
+        self.session.set_model(model)
+        return model.to_json_dict()
+
+    async def _cycle_model(self, command: dict[str, Any]) -> Any:
+        result = self.session.cycle_model(command.get("direction", "forward"))
+        if result is None:
+            return _NULL
+        return {"model": result["model"].to_json_dict(), "thinkingLevel": result["thinking_level"],
+                "isScoped": result["is_scoped"]}
+
+    async def _get_available_models(self, command: dict[str, Any]) -> Any:
+        return {"models": [m.to_json_dict() for m in self.session.available_models()]}
+
+    async def _set_thinking_level(self, command: dict[str, Any]) -> Any:
+        self.session.set_thinking_level(str(command.get("level", "")))
+
+    async def _cycle_thinking_level(self, command: dict[str, Any]) -> Any:
+        level = self.session.cycle_thinking_level()
+        return _NULL if level is None else {"level": level}
+
+    async def _set_steering_mode(self, command: dict[str, Any]) -> Any:
+        self.session.agent.steering_mode = _queue_mode(command.get("mode"))
+
+    async def _set_follow_up_mode(self, command: dict[str, Any]) -> Any:
+        self.session.agent.follow_up_mode = _queue_mode(command.get("mode"))
+
+    async def _compact(self, command: dict[str, Any]) -> Any:
+        return await self.session.compact(command.get("customInstructions"))
+
+    async def _set_auto_compaction(self, command: dict[str, Any]) -> Any:
+        self.session.set_auto_compaction_enabled(bool(command.get("enabled")))
+
+    async def _set_auto_retry(self, command: dict[str, Any]) -> Any:
+        self.session.set_auto_retry_enabled(bool(command.get("enabled")))
+
+    async def _abort_retry(self, command: dict[str, Any]) -> Any:
+        self.session.abort_retry()
+
+    async def _bash(self, command: dict[str, Any]) -> Any:
+        result = await self.session.execute_bash(str(command.get("command", "")))
+        return result.to_json_dict()
+
+    async def _abort_bash(self, command: dict[str, Any]) -> Any:
+        self.session.abort_bash()
+
+    async def _get_session_stats(self, command: dict[str, Any]) -> Any:
+        return self.session.get_session_stats()
+
+    async def _export_html(self, command: dict[str, Any]) -> Any:
+        return {"path": self.session.export_html(command.get("outputPath"))}
+
+    async def _switch_session(self, command: dict[str, Any]) -> Any:
+        await self.session.switch_session(str(command.get("sessionPath", "")))
+        return {"cancelled": False}
+
+    async def _fork(self, command: dict[str, Any]) -> Any:
+        entry_id = str(command.get("entryId", ""))
+        return await self.session.fork(entry_id)
+
+    async def _clone(self, command: dict[str, Any]) -> Any:
+        await self.session.clone()
+        return {"cancelled": False}
+
+    async def _get_fork_messages(self, command: dict[str, Any]) -> Any:
+        return {"messages": self.session.get_fork_messages()}
+
+    async def _get_last_assistant_text(self, command: dict[str, Any]) -> Any:
+        return {"text": self.session.get_last_assistant_text()}
+
+    async def _set_session_name(self, command: dict[str, Any]) -> Any:
+        self.session.set_session_name(str(command.get("name", "")))
+
+    async def _get_messages(self, command: dict[str, Any]) -> Any:
+        return {"messages": [message_to_json(m) for m in self.session.messages]}
+
+    async def _get_commands(self, command: dict[str, Any]) -> Any:
+        return {"commands": []}
+
+
+class _Sentinel:
+    pass
+
+
+_NO_RESPONSE: Any = _Sentinel()
+_NULL: Any = None
+
+
+def _images(raw: Any) -> list[Any] | None:
+    if not raw:
+        return None
+    from pi_tui.ai.types import ImageContent
+
+    return [ImageContent.model_validate(i) for i in raw]
+
+
+def _queue_mode(mode: Any) -> Any:
+    if mode not in ("all", "one-at-a-time"):
+        raise ValueError(f"Invalid mode: {mode!r} (expected 'all' or 'one-at-a-time')")
+    return mode
+
+
+async def _serve(options: dict[str, Any]) -> int:
+    from pi_tui.coding.session_factory import create_agent_session
+
+    writer = JsonLineWriter()
+    try:
+        session = create_agent_session(**options)
+    except Exception as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    server = RpcServer(session, writer)
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    def reader() -> None:
+        stream = sys.stdin.buffer
+        buffer = bytearray()
+        while True:
+            try:
+                chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(1)
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                break
+            buffer.extend(chunk)
+            for line in split_lf_lines(buffer):
+                loop.call_soon_threadsafe(queue.put_nowait, line)
+        if buffer.strip():
+            loop.call_soon_threadsafe(queue.put_nowait, bytes(buffer).rstrip(b"\r"))
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=reader, name="rpc-stdin", daemon=True).start()
+    while True:
+        line = await queue.get()
+        if line is None:
+            break
+        server.handle_line(line)
+    with contextlib.suppress(Exception):
+        await server.drain()
+    return 0
+
+
+def run_rpc_mode(options: dict[str, Any]) -> int:
+    """Serve RPC on stdin/stdout until stdin closes; returns the exit code."""
+    try:
+        return asyncio.run(_serve(options))
+    except KeyboardInterrupt:
+        return 130
