@@ -345,3 +345,11 @@ async def test_blocks_without_stop_are_ended(replay_server: ReplayServer) -> Non
     assert [b.type for b in msg.content] == ["text", "text", "toolCall"]
     assert msg.content[2].arguments == {"x": 1}
     assert check_event_protocol(events) == []
+
+
+@pytest.mark.anyio
+async def test_empty_body_is_error(replay_server: ReplayServer) -> None:
+    replay_server.enqueue(ReplayResponse(body=b""))
+    events, msg = await _run(_model(replay_server.base_url))
+    assert [e.type for e in events] == ["start", "error"]
+    assert msg.error_message == "Anthropic stream ended before message_start"

@@ -361,3 +361,14 @@ async def test_stray_and_late_tool_results_become_text(replay_server: ReplayServ
     last = msgs[6]["content"]
     assert [b["type"] for b in last] == ["tool_result", "text"]
     assert last[1]["text"].endswith("b2")
+
+
+@pytest.mark.anyio
+async def test_tool_choice_and_metadata(replay_server: ReplayServer) -> None:
+    body = (await _capture(replay_server, _model(replay_server), _ctx(TOOLS),
+                           _opts(extra={"tool_choice": "any"}, metadata={"user_id": "u1", "other": 1}))).json()
+    assert body["tool_choice"] == {"type": "any"}
+    assert body["metadata"] == {"user_id": "u1"}
+    body = (await _capture(replay_server, _model(replay_server), _ctx(TOOLS),
+                           _opts(extra={"tool_choice": {"type": "tool", "name": "read"}}))).json()
+    assert body["tool_choice"] == {"type": "tool", "name": "read"}

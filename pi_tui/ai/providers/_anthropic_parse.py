@@ -17,9 +17,12 @@
 * Usage starts from ``message_start.message.usage``; every non-null ``message_delta.usage`` field replaces the
   stored one; ``total_tokens`` is the sum of the four; cost recomputed each time.
 * ``stop_reason``: end_turn/pause_turn/stop_sequence -> stop, max_tokens -> length, tool_use -> toolUse,
-  refusal/sensitive -> error, anything else raises ``Unhandled stop reason: <x>``.
+  refusal/sensitive -> error with ``Provider stop_reason: <x>[: <stop_details.explanation>]`` (pi says
+  ``An unknown error occurred``), anything else raises ``Unhandled stop reason: <x>``.
 * A stream that saw ``message_start`` but no ``message_stop`` raises ``Anthropic stream ended before
-  message_stop``.
+  message_stop``; one without any ``message_start`` (empty 200 body) raises ``Anthropic stream ended before
+  message_start`` (pi would report an empty successful message). Blocks left open at the end are ended.
+* Redacted thinking streams its placeholder text as one ``thinking_delta`` so deltas add up to the block.
 """
 
 from __future__ import annotations
