@@ -1,0 +1,244 @@
+"""auth.json credentials and API-key resolution (pi-reference §3.16 "Other files", "API-key resolution order").
+
+``auth.json`` maps a provider to ``{"type": "api_key", "key": <value>}`` (or pi's OAuth record
+``{"type": "oauth", "access", "refresh", "expires", ...}``). A key value is resolved by
+:func:`resolve_config_value`: ``"!cmd"`` runs ``cmd`` in the shell and uses its trimmed stdout (cached for the
+process, 10 s timeout, failure → no key); otherwise, if an environment variable of that name is set, its value;
+otherwise the literal string.
+
+Order in :meth:`AuthStorage.get_api_key`: runtime override (CLI ``--api-key``) > auth.json api key >
+auth.json OAuth access token (used while not expired; pi-tui does not refresh OAuth tokens — deviation: log
+in with pi to refresh) > environment variable (:func:`pi_tui.ai.env_keys.get_env_api_key`) > the fallback
+resolver (models.json provider keys, set by the model registry).
+
+The file is written with mode 0600 (directory 0700) under an exclusive lock, re-read before each change so
+concurrent edits are kept. Keys never appear in ``repr``, errors or logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pi_tui.ai.env_keys import find_env_keys, get_env_api_key
+from pi_tui.coding.config.jsonc import loads_jsonc
+from pi_tui.coding.config.paths import get_auth_path
+from pi_tui.coding.config.settings import _locked, write_json_atomic
+
+COMMAND_TIMEOUT_S = 10.0
+_command_cache: dict[str, str | None] = {}
+
+
+def _run_command(command: str) -> str | None:
+    try:
+        completed = subprocess.run(
+            command,
+            shell=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            timeout=COMMAND_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if completed.returncode != 0:
+        return None
+    value = completed.stdout.decode("utf-8", errors="replace").strip()
+    return value or None
+
+
+def resolve_config_value(value: str, env: Mapping[str, str] | None = None, cached: bool = True) -> str | None:
+    """Resolve a key/header config value: ``!command`` → its stdout, env var name → its value, else literal.
+
+    Returns ``None`` only when a command fails or prints nothing. Command results are cached per process
+    when ``cached`` (pi caches API-key commands; header values are resolved uncached).
+    """
+    if value.startswith("!"):
+        if cached and value in _command_cache:
+            return _command_cache[value]
+        result = _run_command(value[1:])
+        if cached:
+            _command_cache[value] = result
+        return result
+    environ = os.environ if env is None else env
+    return environ.get(value) or value
+
+
+def clear_command_cache() -> None:
+    """Forget cached ``!command`` results (tests, ``/reload``)."""
+    _command_cache.clear()
+
+
+FallbackResolver = Callable[[str], str | None]
+
+
+class AuthStorage:
+    """Credentials from auth.json plus runtime overrides; see the module docstring for the resolution order."""
+
+    def __init__(self, path: Path | None, data: dict[str, Any] | None = None) -> None:
+        self.path = path
+        self.errors: list[str] = []
+        self._data: dict[str, Any] = {}
+        self._load_failed = False
+        self._runtime: dict[str, str] = {}
+        self._fallback: FallbackResolver | None = None
+        if data is not None:
+            self._data = json.loads(json.dumps(data))
+        else:
+            self.reload()
+
+    def __repr__(self) -> str:
+        return f"AuthStorage(path={self.path!s}, providers={sorted(self._data)})"
+
+    @classmethod
+    def create(cls, path: Path | None = None) -> AuthStorage:
+        """Load ``<agentDir>/auth.json`` (or ``path``)."""
+        return cls(path or get_auth_path())
+
+    @classmethod
+    def in_memory(cls, data: dict[str, Any] | None = None) -> AuthStorage:
+        """Credentials that are never read from or written to disk."""
+        return cls(None, data or {})
+
+    def reload(self) -> None:
+        """Re-read auth.json; a bad file is reported in ``errors`` and then never overwritten."""
+        if self.path is None:
+            return
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self._data, self._load_failed = {}, False
+            return
+        except OSError as error:
+            self._load_failed = True
+            self.errors.append(f"{self.path}: cannot read credentials: {error.strerror}")
+            return
+        try:
+            data = loads_jsonc(text) if text.strip() else {}
+        except ValueError as error:
+            self._load_failed = True
+            self.errors.append(
+                f"{self.path}: invalid JSON at line {getattr(error, 'lineno', '?')}; file ignored"
+            )
+            return
+        if not isinstance(data, dict):
+            self._load_failed = True
+            self.errors.append(f"{self.path}: credentials must be a JSON object; file ignored")
+            return
+        self._data, self._load_failed = data, False
+
+    # ------------------------------------------------------------------ stored credentials
+
+    def get(self, provider: str) -> dict[str, Any] | None:
+        """The stored credential record of ``provider`` (a copy), or ``None``."""
+        record = self._data.get(provider)
+        return dict(record) if isinstance(record, dict) else None
+
+    def list(self) -> list[str]:
+        """Providers with a stored credential."""
+        return list(self._data)
+
+    def has(self, provider: str) -> bool:
+        return provider in self._data
+
+    def set(self, provider: str, credential: dict[str, Any]) -> None:
+        """Store a credential (e.g. ``{"type": "api_key", "key": "sk-..."}``) and persist it."""
+        self._data[provider] = dict(credential)
+        self._persist(provider, dict(credential))
+
+    def set_api_key(self, provider: str, key: str) -> None:
+        """Shorthand for ``set(provider, {"type": "api_key", "key": key})``."""
+        self.set(provider, {"type": "api_key", "key": key})
+
+    def remove(self, provider: str) -> None:
+        """Delete a stored credential and persist."""
+        self._data.pop(provider, None)
+        self._persist(provider, None)
+
+    def _persist(self, provider: str, credential: dict[str, Any] | None) -> None:
+        if self.path is None or self._load_failed:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with _locked(self.path):
+                current: dict[str, Any] = {}
+                if self.path.exists():
+                    text = self.path.read_text(encoding="utf-8")
+                    loaded = loads_jsonc(text) if text.strip() else {}
+                    current = loaded if isinstance(loaded, dict) else {}
+                if credential is None:
+                    current.pop(provider, None)
+                else:
+                    current[provider] = credential
+                write_json_atomic(self.path, current, mode=0o600)
+        except (OSError, ValueError) as error:
+            self.errors.append(f"{self.path}: cannot save credentials: {type(error).__name__}")
+
+    # ------------------------------------------------------------------ runtime overrides and fallback
+
+    def set_runtime_api_key(self, provider: str, key: str) -> None:
+        """CLI ``--api-key``: highest priority, never persisted."""
+        self._runtime[provider] = key
+
+    def remove_runtime_api_key(self, provider: str) -> None:
+        self._runtime.pop(provider, None)
+
+    def set_fallback_resolver(self, resolver: FallbackResolver | None) -> None:
+        """Last-resort key source (the model registry passes models.json provider keys)."""
+        self._fallback = resolver
+
+    # ------------------------------------------------------------------ resolution
+
+    def has_auth(self, provider: str) -> bool:
+        """True if any key source is configured (commands are not run; OAuth tokens not checked)."""
+        return bool(
+            provider in self._runtime
+            or self._data.get(provider)
+            or get_env_api_key(provider)
+            or (self._fallback is not None and self._fallback(provider))
+        )
+
+    def get_api_key(self, provider: str, include_fallback: bool = True) -> str | None:
+        """Resolve the key of ``provider`` (may run a ``!command``: call from a worker thread in async code)."""
+        runtime = self._runtime.get(provider)
+        if runtime:
+            return runtime
+        record = self._data.get(provider)
+        if isinstance(record, dict):
+            if record.get("type") == "api_key" and isinstance(record.get("key"), str):
+                resolved = resolve_config_value(record["key"])
+                if resolved:
+                    return resolved
+            elif record.get("type") == "oauth":
+                access, expires = record.get("access"), record.get("expires")
+                if (
+                    isinstance(access, str)
+                    and access
+                    and (not isinstance(expires, int | float) or expires > time.time() * 1000)
+                ):
+                    return access
+        env_key = get_env_api_key(provider)
+        if env_key:
+            return env_key
+        if include_fallback and self._fallback is not None:
+            return self._fallback(provider)
+        return None
+
+    def get_auth_status(self, provider: str) -> dict[str, Any]:
+        """Where auth would come from, without values: ``{configured, source?, label?}`` (pi's shape)."""
+        if self._data.get(provider):
+            return {"configured": True, "source": "stored"}
+        if provider in self._runtime:
+            return {"configured": False, "source": "runtime", "label": "--api-key"}
+        env_names = find_env_keys(provider)
+        if env_names:
+            return {"configured": False, "source": "environment", "label": env_names[0]}
+        if self._fallback is not None and self._fallback(provider):
+            return {"configured": False, "source": "fallback", "label": "custom provider config"}
+        return {"configured": False}

@@ -1,0 +1,511 @@
+"""settings.json: global file merged with the project file, typed accessors, write-back (pi-reference §3.16).
+
+Files: ``<agentDir>/settings.json`` (global) and ``<cwd>/.pi-tui/settings.json`` (project). The effective
+settings are the global ones deep-merged with the project ones (objects merge recursively; scalars and arrays
+from the project win). Comments and trailing commas are tolerated (JSONC). A file that cannot be parsed is
+ignored for that scope and reported in :attr:`SettingsManager.errors`; it is then never overwritten.
+
+Accessors return pi's defaults when a key is missing, and also when it has the wrong type (each such value is
+reported once in ``errors``, e.g. ``settings: compaction.enabled must be a boolean; using true``).
+
+Setters change the global scope and save at once. Saving re-reads the global file under an exclusive lock
+(``fcntl.flock`` on ``settings.json.lock``), applies only the keys changed in this process and writes
+atomically (temp file + rename), so edits made meanwhile by the user or another instance are kept.
+Legacy keys are migrated on load as pi does (``queueMode`` → ``steeringMode``, ``websockets`` → ``transport``,
+``retry.maxDelayMs`` → ``retry.provider.maxRetryDelayMs``, ``skills`` object → list).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pi_tui.coding.config.jsonc import loads_jsonc
+from pi_tui.coding.config.paths import get_agent_dir, get_project_settings_path, get_settings_path
+
+try:  # POSIX only; on other systems saving works without the cross-process lock
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+_MISSING = object()
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """New dict: ``override`` over ``base``; nested dicts merge recursively, other values (lists too) replace."""
+    result = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = deep_merge(result[key], value)
+        else:
+            result[key] = value
+    return result
+
+
+def migrate_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Rewrite legacy keys in place (pi's ``migrateSettings``) and return the dict."""
+    if "queueMode" in settings and "steeringMode" not in settings:
+        settings["steeringMode"] = settings.pop("queueMode")
+    if "transport" not in settings and isinstance(settings.get("websockets"), bool):
+        settings["transport"] = "websocket" if settings.pop("websockets") else "sse"
+    skills = settings.get("skills")
+    if isinstance(skills, dict):
+        if "enableSkillCommands" in skills and "enableSkillCommands" not in settings:
+            settings["enableSkillCommands"] = skills["enableSkillCommands"]
+        custom = skills.get("customDirectories")
+        if isinstance(custom, list) and custom:
+            settings["skills"] = custom
+        else:
+            del settings["skills"]
+    retry = settings.get("retry")
+    if isinstance(retry, dict) and "maxDelayMs" in retry:
+        max_delay = retry.pop("maxDelayMs")
+        existing = retry.get("provider")
+        provider: dict[str, Any] = existing if isinstance(existing, dict) else {}
+        if isinstance(max_delay, int | float) and provider.get("maxRetryDelayMs") is None:
+            retry["provider"] = {**provider, "maxRetryDelayMs": max_delay}
+    return settings
+
+
+def _read_settings_file(path: Path) -> tuple[dict[str, Any], str | None]:
+    """(settings, error). A missing/empty file is ``{}``; an unreadable or invalid one gives an error text."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except OSError as error:
+        return {}, f"{path}: cannot read settings: {error}"
+    if not text.strip():
+        return {}, None
+    try:
+        data = loads_jsonc(text)
+    except ValueError as error:
+        return {}, f"{path}: invalid JSON ({error}); file ignored"
+    if not isinstance(data, dict):
+        return {}, f"{path}: settings must be a JSON object; file ignored"
+    return migrate_settings(data), None
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a+") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def write_json_atomic(path: Path, data: Any, mode: int = 0o644) -> None:
+    """Write ``data`` as 2-space-indented JSON via temp file + fsync + rename (``mode`` applied to the file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+class SettingsManager:
+    """Effective settings of one cwd (global ⊕ project) with typed accessors and global write-back."""
+
+    def __init__(
+        self,
+        global_path: Path | None,
+        project_path: Path | None,
+        global_settings: dict[str, Any] | None = None,
+        project_settings: dict[str, Any] | None = None,
+    ) -> None:
+        self.global_path = global_path
+        self.project_path = project_path
+        self.errors: list[str] = []
+        self._global_error = False
+        self._modified: set[tuple[str, ...]] = set()
+        self._reported: set[str] = set()
+        self._overrides: dict[str, Any] = {}
+        self._global: dict[str, Any] = global_settings if global_settings is not None else {}
+        self._project: dict[str, Any] = project_settings if project_settings is not None else {}
+        if global_settings is None and global_path is not None:
+            self._global, error = _read_settings_file(global_path)
+            self._global_error = error is not None
+            if error:
+                self.errors.append(error)
+        if project_settings is None and project_path is not None:
+            self._project, error = _read_settings_file(project_path)
+            if error:
+                self.errors.append(error)
+        self._merge()
+
+    @classmethod
+    def create(cls, cwd: str, agent_dir: Path | None = None) -> SettingsManager:
+        """Load ``<agentDir>/settings.json`` and ``<cwd>/.pi-tui/settings.json``."""
+        directory = agent_dir or get_agent_dir()
+        return cls(get_settings_path(directory), get_project_settings_path(cwd))
+
+    @classmethod
+    def in_memory(cls, settings: dict[str, Any] | None = None) -> SettingsManager:
+        """Settings that are never read from or written to disk."""
+        return cls(None, None, migrate_settings(copy.deepcopy(settings or {})), {})
+
+    def _merge(self) -> None:
+        self.settings = deep_merge(deep_merge(self._global, self._project), self._overrides)
+
+    def reload(self) -> None:
+        """Re-read both files (discarding nothing already saved)."""
+        fresh = SettingsManager(self.global_path, self.project_path)
+        self._global, self._project, self._global_error = fresh._global, fresh._project, fresh._global_error
+        self.errors.extend(e for e in fresh.errors if e not in self.errors)
+        self._modified.clear()
+        self._merge()
+
+    def apply_overrides(self, overrides: dict[str, Any]) -> None:
+        """Runtime overrides (CLI flags) on top of both files; never saved."""
+        self._overrides = deep_merge(self._overrides, overrides)
+        self._merge()
+
+    def get_global_settings(self) -> dict[str, Any]:
+        return copy.deepcopy(self._global)
+
+    def get_project_settings(self) -> dict[str, Any]:
+        return copy.deepcopy(self._project)
+
+    # ------------------------------------------------------------------ generic access
+
+    def get(self, path: str, default: Any = None) -> Any:
+        """Value at a dotted ``path`` of the effective settings (``"retry.provider.timeoutMs"``), or ``default``."""
+        node: Any = self.settings
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    def _typed(self, path: str, default: Any, kinds: type | tuple[type, ...], what: str) -> Any:
+        value = self.get(path, _MISSING)
+        if value is _MISSING or value is None:
+            return default
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in _as_tuple(kinds))
+        if ok:
+            return value
+        if path not in self._reported:
+            self._reported.add(path)
+            self.errors.append(f"settings: {path} must be {what}; using {json.dumps(default)}")
+        return default
+
+    def _bool(self, path: str, default: bool) -> bool:
+        return bool(self._typed(path, default, bool, "a boolean"))
+
+    def _int(self, path: str, default: int | None) -> int | None:
+        value = self._typed(path, default, (int, float), "a number")
+        return int(value) if value is not None else None
+
+    def _str(self, path: str, default: str | None) -> str | None:
+        value = self._typed(path, default, str, "a string")
+        return value if value is not None else None
+
+    def _choice(self, path: str, default: str, choices: tuple[str, ...]) -> str:
+        value = self._str(path, default)
+        if value in choices:
+            return value
+        if path not in self._reported:
+            self._reported.add(path)
+            self.errors.append(f"settings: {path} must be one of {', '.join(choices)}; using {default!r}")
+        return default
+
+    def _str_list(self, path: str) -> list[str] | None:
+        value = self._typed(path, None, list, "a list of strings")
+        return [str(item) for item in value] if isinstance(value, list) else None
+
+    # ------------------------------------------------------------------ typed accessors (pi defaults)
+
+    @property
+    def default_provider(self) -> str | None:
+        return self._str("defaultProvider", None)
+
+    @property
+    def default_model(self) -> str | None:
+        return self._str("defaultModel", None)
+
+    @property
+    def default_thinking_level(self) -> str | None:
+        return self._str("defaultThinkingLevel", None)
+
+    @property
+    def hide_thinking_block(self) -> bool:
+        return self._bool("hideThinkingBlock", False)
+
+    @property
+    def thinking_budgets(self) -> dict[str, int] | None:
+        value = self._typed("thinkingBudgets", None, dict, "an object")
+        return dict(value) if isinstance(value, dict) else None
+
+    @property
+    def theme(self) -> str:
+        return self._str("theme", "dark") or "dark"
+
+    @property
+    def quiet_startup(self) -> bool:
+        return self._bool("quietStartup", False)
+
+    @property
+    def collapse_changelog(self) -> bool:
+        return self._bool("collapseChangelog", False)
+
+    @property
+    def enable_install_telemetry(self) -> bool:
+        return self._bool("enableInstallTelemetry", True)
+
+    @property
+    def double_escape_action(self) -> str:
+        return self._choice("doubleEscapeAction", "tree", ("tree", "fork", "none"))
+
+    @property
+    def tree_filter_mode(self) -> str:
+        return self._choice(
+            "treeFilterMode", "default", ("default", "no-tools", "user-only", "labeled-only", "all")
+        )
+
+    @property
+    def editor_padding_x(self) -> int:
+        return max(0, min(3, self._int("editorPaddingX", 0) or 0))
+
+    @property
+    def autocomplete_max_visible(self) -> int:
+        return max(3, min(20, self._int("autocompleteMaxVisible", 5) or 5))
+
+    @property
+    def show_hardware_cursor(self) -> bool:
+        return self._bool("showHardwareCursor", os.environ.get("PI_HARDWARE_CURSOR") == "1")
+
+    @property
+    def warn_anthropic_extra_usage(self) -> bool:
+        return self._bool("warnings.anthropicExtraUsage", True)
+
+    @property
+    def compaction_enabled(self) -> bool:
+        return self._bool("compaction.enabled", True)
+
+    @property
+    def compaction_reserve_tokens(self) -> int:
+        return self._int("compaction.reserveTokens", 16384) or 16384
+
+    @property
+    def compaction_keep_recent_tokens(self) -> int:
+        return self._int("compaction.keepRecentTokens", 20000) or 20000
+
+    def get_compaction_settings(self) -> dict[str, Any]:
+        """``{enabled, reserveTokens, keepRecentTokens}``."""
+        return {
+            "enabled": self.compaction_enabled,
+            "reserveTokens": self.compaction_reserve_tokens,
+            "keepRecentTokens": self.compaction_keep_recent_tokens,
+        }
+
+    def get_branch_summary_settings(self) -> dict[str, Any]:
+        """``{reserveTokens (16384), skipPrompt (False)}``."""
+        return {
+            "reserveTokens": self._int("branchSummary.reserveTokens", 16384),
+            "skipPrompt": self._bool("branchSummary.skipPrompt", False),
+        }
+
+    def get_retry_settings(self) -> dict[str, Any]:
+        """``{enabled (True), maxRetries (3), baseDelayMs (2000)}``."""
+        return {
+            "enabled": self._bool("retry.enabled", True),
+            "maxRetries": self._int("retry.maxRetries", 3),
+            "baseDelayMs": self._int("retry.baseDelayMs", 2000),
+        }
+
+    def get_provider_retry_settings(self) -> dict[str, Any]:
+        """``{timeoutMs (None = SDK default), maxRetries (None), maxRetryDelayMs (60000)}``."""
+        return {
+            "timeoutMs": self._int("retry.provider.timeoutMs", None),
+            "maxRetries": self._int("retry.provider.maxRetries", None),
+            "maxRetryDelayMs": self._int("retry.provider.maxRetryDelayMs", 60000),
+        }
+
+    @property
+    def steering_mode(self) -> str:
+        return self._choice("steeringMode", "one-at-a-time", ("all", "one-at-a-time"))
+
+    @property
+    def follow_up_mode(self) -> str:
+        return self._choice("followUpMode", "one-at-a-time", ("all", "one-at-a-time"))
+
+    @property
+    def transport(self) -> str:
+        return self._choice("transport", "auto", ("sse", "websocket", "auto"))
+
+    @property
+    def show_images(self) -> bool:
+        return self._bool("terminal.showImages", True)
+
+    @property
+    def image_width_cells(self) -> int:
+        return max(1, self._int("terminal.imageWidthCells", 60) or 60)
+
+    @property
+    def clear_on_shrink(self) -> bool:
+        return self._bool("terminal.clearOnShrink", os.environ.get("PI_CLEAR_ON_SHRINK") == "1")
+
+    @property
+    def show_terminal_progress(self) -> bool:
+        return self._bool("terminal.showTerminalProgress", False)
+
+    @property
+    def image_auto_resize(self) -> bool:
+        return self._bool("images.autoResize", True)
+
+    @property
+    def block_images(self) -> bool:
+        return self._bool("images.blockImages", False)
+
+    @property
+    def shell_path(self) -> str | None:
+        return self._str("shellPath", None)
+
+    @property
+    def shell_command_prefix(self) -> str | None:
+        return self._str("shellCommandPrefix", None)
+
+    @property
+    def session_dir(self) -> str | None:
+        """``sessionDir`` with ``~`` expanded, or ``None``."""
+        value = self._str("sessionDir", None)
+        return os.path.expanduser(value) if value else None
+
+    @property
+    def enabled_models(self) -> list[str] | None:
+        return self._str_list("enabledModels")
+
+    @property
+    def code_block_indent(self) -> str:
+        return self._str("markdown.codeBlockIndent", "  ") or "  "
+
+    @property
+    def enable_skill_commands(self) -> bool:
+        return self._bool("enableSkillCommands", True)
+
+    def get_paths(self, key: str) -> list[str]:
+        """List settings ``packages``/``extensions``/``skills``/``prompts``/``themes`` (``[]`` when unset)."""
+        return self._str_list(key) or []
+
+    # ------------------------------------------------------------------ setters (global scope, saved at once)
+
+    def set_global(self, path: str, value: Any) -> None:
+        """Set a dotted ``path`` in the global settings and save (``None`` removes the key)."""
+        parts = tuple(path.split("."))
+        node = self._global
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = {}
+                node[part] = child
+            node = child
+        if value is None:
+            node.pop(parts[-1], None)
+        else:
+            node[parts[-1]] = copy.deepcopy(value)
+        self._modified.add(parts)
+        self._reported.discard(path)
+        self._merge()
+        self.save()
+
+    def set_default_model_and_provider(self, provider: str, model_id: str) -> None:
+        self.set_global("defaultProvider", provider)
+        self.set_global("defaultModel", model_id)
+
+    def set_default_thinking_level(self, level: str) -> None:
+        self.set_global("defaultThinkingLevel", level)
+
+    def set_theme(self, theme: str) -> None:
+        self.set_global("theme", theme)
+
+    def set_steering_mode(self, mode: str) -> None:
+        self.set_global("steeringMode", mode)
+
+    def set_follow_up_mode(self, mode: str) -> None:
+        self.set_global("followUpMode", mode)
+
+    def set_hide_thinking_block(self, hide: bool) -> None:
+        self.set_global("hideThinkingBlock", hide)
+
+    def set_compaction_enabled(self, enabled: bool) -> None:
+        self.set_global("compaction.enabled", enabled)
+
+    def set_retry_enabled(self, enabled: bool) -> None:
+        self.set_global("retry.enabled", enabled)
+
+    def set_enabled_models(self, patterns: list[str] | None) -> None:
+        self.set_global("enabledModels", patterns)
+
+    def set_editor_padding_x(self, padding: int) -> None:
+        self.set_global("editorPaddingX", max(0, min(3, int(padding))))
+
+    def set_autocomplete_max_visible(self, count: int) -> None:
+        self.set_global("autocompleteMaxVisible", max(3, min(20, int(count))))
+
+    def save(self) -> None:
+        """Write the keys changed here into the global file (re-read under a lock; other keys kept).
+
+        Skipped when the global file could not be parsed at load time (it is never clobbered) or in memory.
+        Write failures are recorded in ``errors`` (not raised).
+        """
+        if self.global_path is None or self._global_error or not self._modified:
+            return
+        try:
+            with _locked(self.global_path):
+                current, error = _read_settings_file(self.global_path)
+                if error:
+                    self.errors.append(error)
+                    return
+                for parts in sorted(self._modified):
+                    _copy_path(self._global, current, parts)
+                write_json_atomic(self.global_path, current)
+            self._modified.clear()
+        except OSError as error:
+            self.errors.append(f"{self.global_path}: cannot save settings: {error}")
+
+    def drain_errors(self) -> list[str]:
+        """Return and clear the accumulated error messages."""
+        drained, self.errors = self.errors, []
+        return drained
+
+
+def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def _copy_path(source: dict[str, Any], target: dict[str, Any], parts: tuple[str, ...]) -> None:
+    src: Any = source
+    for part in parts:
+        src = src.get(part, _MISSING) if isinstance(src, dict) else _MISSING
+    node = target
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    if src is _MISSING:
+        node.pop(parts[-1], None)
+    else:
+        node[parts[-1]] = copy.deepcopy(src)
