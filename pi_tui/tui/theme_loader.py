@@ -5,14 +5,13 @@ colour is ``"#rrggbb"``, an xterm-256 index (0-255), the name of a ``vars`` entr
 default colour). All 51 tokens are required (pi-reference §3.15). A pi theme file works unchanged.
 
 Search order for ``--theme NAME``: a path to a ``.json`` file, ``<cwd>/.pi/themes/NAME.json``,
-``<agent dir>/themes/NAME.json`` (agent dir: ``$PI_TUI_DIR`` or ``~/.pi/agent``), then the built-in themes
+``<agent dir>/themes/NAME.json`` (agent dir: ``$PI_TUI_DIR`` or ``~/.pi-tui/agent``), then the built-in themes
 shipped in ``pi_tui/themes``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,8 @@ from rich.color import Color
 from rich.style import Style
 from textual.theme import BUILTIN_THEMES
 from textual.theme import Theme as TextualTheme
+
+from pi_tui.coding.config.paths import get_agent_dir
 
 TOKENS: tuple[str, ...] = (
     # Core UI (11)
@@ -128,7 +129,7 @@ def parse_theme(data: Any, where: str = "<theme>", path: Path | None = None) -> 
     if missing:
         raise ThemeError(f"{where}: missing colour tokens: {', '.join(missing)}")
     resolved = {t: _parse_colour(colors[t], vars_, t, where) for t in TOKENS}
-    export = data.get("export") if isinstance(data.get("export"), dict) else {}
+    export: dict[str, Any] = data["export"] if isinstance(data.get("export"), dict) else {}
     dark = _guess_dark(name, export)
     return PiTheme(name=name, colors=resolved, export=dict(export or {}), dark=dark, path=path)
 
@@ -156,9 +157,8 @@ def load_theme_file(path: Path) -> PiTheme:
 
 
 def agent_dir() -> Path:
-    """The user's agent directory: ``$PI_TUI_DIR`` or ``~/.pi/agent``."""
-    env = os.environ.get("PI_TUI_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".pi" / "agent"
+    """The user's agent directory (``pi_tui.coding.config.paths.get_agent_dir``: ``$PI_TUI_DIR`` or default)."""
+    return get_agent_dir()
 
 
 def theme_dirs(cwd: Path | None = None) -> list[Path]:

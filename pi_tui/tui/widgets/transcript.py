@@ -152,7 +152,7 @@ class Transcript(ScrollView, can_focus=False):
         self.following = True
         self._after_change(scroll=True)
 
-    def remove(self, item: TranscriptItem) -> None:
+    def remove_item(self, item: TranscriptItem) -> None:
         """Remove one item (e.g. an unfinished streaming message)."""
         i = self._index.get(id(item))
         if i is None:

@@ -1,0 +1,323 @@
+"""The pi-tui Textual app and ``run_app`` (what the CLI launches).
+
+``run_app(options)`` takes the CLI's dict: the ``create_agent_session`` keyword arguments plus ``theme``,
+``resume`` and ``initial_messages``; it returns the exit code. The app paints first and creates the session
+right after the first paint (so startup is as fast as a minimal Textual app), then probes localhost for
+OpenAI-compatible servers in a worker.
+
+Layout (top to bottom): header, transcript (+ tool panel on the right when shown), status line, queued
+messages, prompt editor, footer (pi-reference §3.14).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+
+from pi_tui import __version__
+from pi_tui.tui.app_actions import AppActions
+from pi_tui.tui.commands import SlashCommandProvider
+from pi_tui.tui.keymap import Keymap, default_keymap_path, load_keymap
+from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
+from pi_tui.tui.session_view import SessionView
+from pi_tui.tui.slash_actions import SlashActions
+from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
+from pi_tui.tui.transcript_builder import items_from_messages
+from pi_tui.tui.widgets.footer import Footer
+from pi_tui.tui.widgets.header import Header, offline_notice
+from pi_tui.tui.widgets.message_render import RenderContext
+from pi_tui.tui.widgets.prompt_input import PromptInput
+from pi_tui.tui.widgets.queue_view import QueueView
+from pi_tui.tui.widgets.status_line import StatusLine
+from pi_tui.tui.widgets.tool_panel import ToolPanel
+from pi_tui.tui.widgets.transcript import Transcript
+from pi_tui.tui.widgets.transcript_items import NoticeItem
+
+SessionFactory = Callable[[], Any]
+
+
+class PiApp(SlashActions, AppActions, App[int]):
+    """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
+
+    ``cwd_label``/``branch`` fix the footer's location text (deterministic snapshots); ``probe_local`` turns
+    the localhost server probe on; ``spin`` turns the spinner on.
+    """
+
+    TITLE = "π"
+    COMMANDS = App.COMMANDS | {SlashCommandProvider}
+    COMMAND_PALETTE_BINDING = "f1"
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("f2", "toggle_tools", "Tools", show=False),
+        Binding("escape", "focus_input", "Back to the editor", show=False),
+    ]
+
+    def __init__(
+        self,
+        session: Any = None,
+        session_factory: SessionFactory | None = None,
+        theme: str | None = None,
+        cwd: str | None = None,
+        cwd_label: str | None = None,
+        branch: str | None | Callable[[str], str | None] = git_branch,
+        keymap: Keymap | None = None,
+        probe_local: bool = True,
+        spin: bool = True,
+        initial_messages: list[str] | None = None,
+        escape_delay: float = 0.05,
+        hide_thinking: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session: Any = session
+        self.session_factory = session_factory
+        self.cwd = cwd or os.getcwd()
+        self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
+        self._branch_source = branch
+        self.branch: str | None = None
+        self.keymap = keymap or load_keymap(default_keymap_path())
+        self.probe_local = probe_local
+        self.spin = spin
+        self.initial_messages = list(initial_messages or [])
+        self.escape_delay = escape_delay
+        self.theme_warning: str | None = None
+        self.pi_theme = self._load_theme(theme or os.environ.get("PI_TUI_THEME") or "dark")
+        self.ctx = RenderContext(self.pi_theme, hide_thinking=hide_thinking)
+        self.view = SessionView(self)
+        self.working = False
+        self.local_models: list[Any] = []
+        self._last_clear = 0.0
+        self._unsubscribe: Callable[[], None] | None = None
+        self.session_ready = False
+        self.open_resume_on_start = False
+        self._ui_ready = False
+
+    # ------------------------------------------------------------------ setup
+    def _load_theme(self, name: str) -> PiTheme:
+        try:
+            return find_theme(name, _cwd_path(self.cwd))
+        except ThemeError as exc:
+            self.theme_warning = str(exc)
+            return find_theme("dark")
+
+    def compose(self) -> ComposeResult:
+        km = self.keymap
+        hints = (f"{km.first('tui.input.submit')} send · {km.first('app.model.select')} model · "
+                 f"{km.first('app.tools.expand')} expand · {km.first('app.tools.panel')} tools · "
+                 f"{km.first('app.commandPalette')} commands · /hotkeys")
+        self.header_widget = Header(self.pi_theme, __version__, hints)
+        self.transcript = Transcript(self.ctx)
+        self.tool_panel = ToolPanel(self.pi_theme)
+        self.status_line = StatusLine(self.pi_theme, spin=self.spin)
+        self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
+        self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, id="prompt")
+        self.footer = Footer(self.pi_theme)
+        yield self.header_widget
+        with Horizontal(id="main"):
+            yield self.transcript
+            yield self.tool_panel
+        yield self.status_line
+        yield self.queue_view
+        yield self.prompt_input
+        yield self.footer
+
+    def on_mount(self) -> None:
+        self._ui_ready = True
+        self._apply_textual_theme()
+        self.prompt_input.focus()
+        self.update_prompt_mode()
+        self.refresh_footer()
+        if self.theme_warning:
+            self.add_notice("warning", self.theme_warning)
+        for warning in self.keymap.warnings:
+            self.add_notice("warning", warning)
+        self.call_after_refresh(self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        self.run_worker(self._start_session(), name="session-start", group="startup", exclusive=True)
+
+    async def _start_session(self) -> None:
+        if callable(self._branch_source):
+            self.branch = self._branch_source(self.cwd)
+        else:
+            self.branch = self._branch_source
+        if self.session is None and self.session_factory is not None:
+            try:
+                self.session = await maybe_await(self.session_factory())
+            except Exception as exc:
+                self.add_notice("error", f"Could not start the session: {exc}")
+                self.refresh_footer()
+                return
+        if self.session is None:
+            self.add_notice("error", "No session")
+            return
+        self.attach_session(self.session)
+        if self.probe_local:
+            self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
+        if self.open_resume_on_start:
+            self.run_slash("/resume")
+        for text in self.initial_messages:
+            await self.submit_text(text)
+
+    def attach_session(self, session: Any) -> None:
+        """Subscribe to ``session`` and show its messages."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.session = session
+        self._unsubscribe = session.subscribe(self.view.handle)
+        self.session_ready = True
+        self.rebuild_transcript()
+        self.refresh_footer()
+        self.update_offline_notice()
+        self.update_title()
+
+    async def _probe_local(self) -> None:
+        from pi_tui.tui.local_probe import probe_local_servers
+
+        self.local_models = await probe_local_servers()
+
+    def rebuild_transcript(self) -> None:
+        """Re-create every item from ``session.messages`` (session switch, compaction)."""
+        self.view.reset()
+        self.tool_panel.reset()
+        self.transcript.clear()
+        messages = list(getattr(self.session, "messages", []) or [])
+        items = items_from_messages(messages)
+        self.transcript.extend(items)
+        from pi_tui.tui.widgets.transcript_items import ToolItem
+
+        for item in items:
+            if isinstance(item, ToolItem):
+                self.view.tools[item.tool_call_id] = item
+                self.tool_panel.calls.append(item)
+        self.tool_panel.update_calls()
+
+    # ------------------------------------------------------------------ state shown around the editor
+    def set_working(self, working: bool) -> None:
+        """Agent run started/ended: status line and the editor's mode hint."""
+        self.working = working
+        if working:
+            self.status_line.show("Working...")
+        else:
+            self.status_line.clear()
+        self.update_prompt_mode()
+
+    def update_prompt_mode(self) -> None:
+        """Border title says what the next Enter does; border colour is the thinking level (pi)."""
+        km = self.keymap
+        text = self.prompt_input.text if self._ui_ready else ""
+        if text.startswith("!"):
+            title = f"{km.first('tui.input.submit')}: run bash" + (" (not in context)" if text.startswith("!!") else "")
+            colour = self.pi_theme.hex("bashMode")
+        elif self.working:
+            title = (f"{km.first('tui.input.submit')}: steer · {km.display('app.message.followUp')}: follow-up"
+                     f" · Esc: abort")
+            colour = self._thinking_colour()
+        else:
+            title = f"{km.first('tui.input.submit')}: send · {km.first('tui.input.newLine')}: newline"
+            colour = self._thinking_colour()
+        self.prompt_input.border_title = title
+        if colour:
+            self.prompt_input.styles.border = ("round", colour)
+
+    def _thinking_colour(self) -> str | None:
+        level = str(getattr(self.session, "thinking_level", "off") or "off")
+        token = {"off": "thinkingOff", "minimal": "thinkingMinimal", "low": "thinkingLow",
+                 "medium": "thinkingMedium", "high": "thinkingHigh", "xhigh": "thinkingXhigh"}.get(level, "border")
+        return self.pi_theme.hex(token) or self.pi_theme.hex("border")
+
+    def refresh_footer(self) -> None:
+        """Recompute the footer from the session (called after events, never on a timer)."""
+        if not self._ui_ready:
+            return
+        multi = len({m.provider for m in self._safe_models()}) > 1 if self.session_ready else False
+        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, multi))
+
+    def _safe_models(self) -> list[Any]:
+        try:
+            return list(self.session.available_models())
+        except Exception:
+            return []
+
+    def update_offline_notice(self) -> None:
+        """Header second line while the offline model is active."""
+        offline = bool(getattr(self.session, "is_offline_model", False))
+        if offline:
+            from pi_tui.coding.config.paths import get_agent_dir
+
+            self.header_widget.set_notice(offline_notice(cwd_display(str(get_agent_dir()))))
+        else:
+            self.header_widget.set_notice(None)
+
+    def update_title(self) -> None:
+        """Terminal title ``π - <session name> - <cwd basename>`` (pi)."""
+        name = getattr(self.session, "session_name", None)
+        base = os.path.basename(self.cwd.rstrip("/")) or self.cwd
+        self.title = f"π - {name} - {base}" if name else f"π - {base}"
+
+    def add_notice(self, level: str, text: str) -> NoticeItem:
+        """A status/info/warning/error line in the transcript (not persisted)."""
+        item = NoticeItem(level, text)
+        return self.transcript.add(item)  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ theme
+    def _apply_textual_theme(self) -> None:
+        theme = to_textual_theme(self.pi_theme)
+        if theme.name not in self.available_themes:
+            self.register_theme(theme)
+        self.theme = theme.name
+
+    def set_pi_theme(self, name: str) -> None:
+        """Switch theme (``/theme``): Textual theme, Rich styles, every widget; raises ``ThemeError``."""
+        self.pi_theme = find_theme(name, _cwd_path(self.cwd))
+        self.ctx.set_theme(self.pi_theme)
+        for widget in (self.header_widget, self.tool_panel, self.status_line, self.queue_view, self.footer):
+            widget.pi_theme = self.pi_theme
+            widget.refresh()
+        self._apply_textual_theme()
+        self.transcript.invalidate_all()
+        self.update_prompt_mode()
+        self.tool_panel.update_calls()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def now(self) -> float:
+        """Monotonic clock (double-press detection)."""
+        return time.monotonic()
+
+
+def _cwd_path(cwd: str) -> Any:
+    from pathlib import Path
+
+    return Path(cwd)
+
+
+def run_app(options: dict[str, Any], theme: str | None = None) -> int:
+    """Run the interactive app; ``options`` are the CLI's ``create_agent_session`` kwargs plus ``theme``,
+    ``resume`` (open the session picker first) and ``initial_messages``. Returns the exit code."""
+    opts = dict(options)
+    theme = theme or opts.pop("theme", None)
+    initial = list(opts.pop("initial_messages", None) or [])
+    resume = bool(opts.pop("resume", False))
+    cwd = opts.get("cwd") or os.getcwd()
+
+    def factory() -> Any:
+        from pi_tui.coding.session_factory import create_agent_session
+
+        return create_agent_session(**opts)
+
+    app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial)
+    app.open_resume_on_start = resume
+    result = app.run()
+    return int(result or 0)

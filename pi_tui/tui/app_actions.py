@@ -1,0 +1,270 @@
+"""What the editor's keys do (pi-reference §3.14 keybindings, Escape semantics, submit flow). Mixin of ``PiApp``.
+
+Submit flow: slash commands run locally; ``!cmd``/``!!cmd`` run user bash; while the agent works Enter queues a
+steering message and the follow-up key a follow-up; idle text is sent with ``session.prompt`` in a worker
+(errors shown as ``Error: …``). Escape while working moves the queued texts (steering, then follow-ups, then
+the editor's text, joined by blank lines) into the editor, clears the queues and aborts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from pi_tui.tui.session_adapter import maybe_await, queued_texts
+from pi_tui.tui.widgets.prompt_input import PromptInput
+from pi_tui.tui.widgets.transcript_items import AssistantItem, BashItem
+
+_Base = App
+
+DOUBLE_PRESS = 0.5  # seconds (pi-reference Appendix B)
+
+
+class AppActions(_Base):
+    """Key actions and the submit flow."""
+
+    if TYPE_CHECKING:
+        session: Any
+        transcript: Any
+        tool_panel: Any
+        queue_view: Any
+        status_line: Any
+        prompt_input: Any
+        keymap: Any
+        ctx: Any
+        pi_theme: Any
+        cwd: str
+        working: bool
+        local_models: list[Any]
+        _last_clear: float
+
+        def add_notice(self, level: str, text: str) -> Any: ...
+        def refresh_footer(self) -> None: ...
+        def update_offline_notice(self) -> None: ...
+        def update_prompt_mode(self) -> None: ...
+        def update_title(self) -> None: ...
+        def rebuild_transcript(self) -> None: ...
+        def set_working(self, working: bool) -> None: ...
+        def set_pi_theme(self, name: str) -> None: ...
+        def now(self) -> float: ...
+        def run_slash(self, text: str) -> bool: ...
+
+    def on_prompt_input_action_requested(self, message: PromptInput.ActionRequested) -> None:
+        message.stop()
+        self.dispatch_action(message.action)
+
+    def on_text_area_changed(self, event: Any) -> None:
+        if event.text_area is self.prompt_input:
+            text = self.prompt_input.text
+            was_bash = getattr(self, "_bash_mode", False)
+            now_bash = text.startswith("!")
+            if was_bash != now_bash:
+                self._bash_mode = now_bash
+                self.update_prompt_mode()
+
+    def dispatch_action(self, action: str) -> None:
+        """Run a pi action id (from the editor or the palette)."""
+        handler = {
+            "tui.input.submit": lambda: self.run_worker(self._submit_from_editor("steer")),
+            "app.message.followUp": lambda: self.run_worker(self._submit_from_editor("follow_up")),
+            "app.message.dequeue": self.action_dequeue,
+            "app.interrupt": lambda: self.run_worker(self.action_interrupt()),
+            "app.clear": self.action_clear,
+            "app.exit": self.action_quit_app,
+            "app.thinking.cycle": self.action_cycle_thinking,
+            "app.model.cycleForward": lambda: self.action_cycle_model("forward"),
+            "app.model.cycleBackward": lambda: self.action_cycle_model("backward"),
+            "app.model.select": lambda: self.run_slash("/model"),
+            "app.tools.expand": self.action_toggle_expand,
+            "app.thinking.toggle": self.action_toggle_thinking,
+            "app.tools.panel": self.action_toggle_tools,
+            "app.commandPalette": self.action_command_palette,
+            "app.scroll.pageUp": lambda: self.transcript.scroll_page(-1),
+            "app.scroll.pageDown": lambda: self.transcript.scroll_page(1),
+            "app.scroll.top": self.transcript.scroll_home_now,
+            "app.scroll.bottom": self.transcript.scroll_end_now,
+        }.get(action)
+        if handler is not None:
+            handler()
+
+    # ------------------------------------------------------------------ submit
+    async def _submit_from_editor(self, behaviour: str) -> None:
+        text = self.prompt_input.text
+        if not text.strip():
+            return
+        self.prompt_input.remember(text)
+        self.prompt_input.set_text("")
+        await self.submit_text(text, behaviour)
+
+    async def submit_text(self, text: str, behaviour: str = "steer") -> None:
+        """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle)."""
+        text = text.strip()
+        if not text:
+            return
+        if text.startswith("/") and self.run_slash(text):
+            return
+        if text.startswith("!") and len(text.lstrip("!").strip()) > 0:
+            exclude = text.startswith("!!")
+            await self.run_bash(text[2:].strip() if exclude else text[1:].strip(), exclude)
+            return
+        if self.session is None:
+            self.add_notice("error", "The session is still starting; try again in a moment.")
+            self.prompt_input.set_text(text)
+            return
+        try:
+            if self.working or getattr(self.session, "is_streaming", False):
+                if behaviour == "follow_up":
+                    await maybe_await(self.session.follow_up(text))
+                else:
+                    await maybe_await(self.session.steer(text))
+                return
+            self.transcript.scroll_end_now()
+            self.set_working(True)
+            try:
+                await maybe_await(self.session.prompt(text))
+            finally:
+                if not getattr(self.session, "is_streaming", False):
+                    self.set_working(False)
+        except Exception as exc:
+            self.add_notice("error", str(exc))
+
+    async def run_bash(self, command: str, exclude: bool) -> None:
+        """User bash with live output (``!cmd``; ``!!cmd`` keeps it out of the model's context)."""
+        item = BashItem(command, exclude)
+        self.transcript.add(item)
+
+        def on_chunk(chunk: str) -> None:
+            item.output += chunk
+            item.changed()
+            self.transcript.item_changed(item)
+
+        try:
+            result = await self.session.execute_bash(command, on_chunk=on_chunk, exclude_from_context=exclude)
+        except Exception as exc:
+            item.running = False
+            item.output += f"\n{exc}" if item.output else str(exc)
+            item.exit_code = 1
+        else:
+            item.running = False
+            item.output = str(getattr(result, "output", item.output))
+            item.exit_code = getattr(result, "exit_code", None)
+            item.cancelled = bool(getattr(result, "cancelled", False))
+            item.truncated_path = getattr(result, "full_output_path", None)
+        item.changed()
+        self.transcript.item_changed(item, immediate=True)
+
+    # ------------------------------------------------------------------ queue / abort / clear
+    def action_dequeue(self) -> None:
+        """Alt+Up: all queued messages back into the editor (pi's ``app.message.dequeue``)."""
+        if self.session is None:
+            return
+        steering, follow = queued_texts(self.session.clear_queue())
+        if not steering and not follow:
+            return
+        parts = steering + follow
+        current = self.prompt_input.text
+        if current.strip():
+            parts.append(current)
+        self.prompt_input.set_text("\n\n".join(parts))
+
+    async def action_interrupt(self) -> None:
+        """Escape semantics (pi-reference §3.14), checked in order."""
+        session = self.session
+        if session is None:
+            return
+        if self.working or getattr(session, "is_streaming", False):
+            steering, follow = queued_texts(session.clear_queue())
+            parts = steering + follow
+            current = self.prompt_input.text
+            if current.strip():
+                parts.append(current)
+            if steering or follow:
+                self.prompt_input.set_text("\n\n".join(parts))
+            await maybe_await(session.abort())
+            return
+        if getattr(session, "is_bash_running", False):
+            session.abort_bash()
+            return
+        if self.prompt_input.text.startswith("!"):
+            self.prompt_input.set_text("")
+
+    def action_clear(self) -> None:
+        """Ctrl+C: clear the editor; twice within 500 ms quits."""
+        now = self.now()
+        if now - self._last_clear < DOUBLE_PRESS:
+            self.action_quit_app()
+            return
+        self._last_clear = now
+        self.prompt_input.set_text("")
+
+    def action_quit_app(self) -> None:
+        """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit)."""
+        self.exit(0)
+
+    def action_focus_input(self) -> None:
+        """Escape outside the editor (tool panel): back to the editor."""
+        self.prompt_input.focus()
+
+    # ------------------------------------------------------------------ display toggles
+    def action_toggle_expand(self) -> None:
+        """Ctrl+O: expand/collapse tool output, artifacts, summaries and bash runs (only those re-render)."""
+        self.ctx.expand_tools = not self.ctx.expand_tools
+        for item in self.transcript.items:
+            if item.clickable:
+                item.changed()
+                self.transcript.item_changed(item)
+
+    def action_toggle_thinking(self) -> None:
+        """Ctrl+T: hide/show thinking blocks (only assistant items with thinking re-render)."""
+        self.ctx.hide_thinking = not self.ctx.hide_thinking
+        for item in self.transcript.items:
+            if isinstance(item, AssistantItem) and any(
+                getattr(b, "type", None) == "thinking" for b in getattr(item.message, "content", []) or []
+            ):
+                item.changed()
+                self.transcript.item_changed(item)
+        self.add_notice("status", f"Thinking blocks: {'hidden' if self.ctx.hide_thinking else 'visible'}")
+
+    def action_toggle_tools(self) -> None:
+        """F2 / Ctrl+B / ``/tools``: show or hide the tool-call panel."""
+        panel = self.tool_panel
+        panel.display = not panel.display
+        if panel.display:
+            panel.update_calls()
+            panel.option_list.focus()
+        else:
+            self.prompt_input.focus()
+
+    def action_cycle_thinking(self) -> None:
+        """Shift+Tab: next thinking level (status line in the transcript)."""
+        if self.session is None:
+            return
+        model = getattr(self.session, "model", None)
+        if model is None or not getattr(model, "reasoning", False):
+            self.add_notice("status", "Current model does not support thinking")
+            return
+        level = self.session.cycle_thinking_level()
+        if level:
+            self.add_notice("status", f"Thinking level: {level}")
+        self.refresh_footer()
+        self.update_prompt_mode()
+
+    def action_cycle_model(self, direction: str) -> None:
+        """Ctrl+P / Shift+Ctrl+P: next/previous model."""
+        if self.session is None:
+            return
+        try:
+            result = self.session.cycle_model(direction)
+        except Exception as exc:
+            self.add_notice("error", str(exc))
+            return
+        if not result:
+            self.add_notice("status", "Only one model available")
+            return
+        model = result.get("model") if isinstance(result, dict) else getattr(result, "model", None)
+        level = result.get("thinkingLevel") if isinstance(result, dict) else None
+        name = getattr(model, "name", None) or getattr(model, "id", "?")
+        self.add_notice("status", f"Switched to {name}" + (f" (thinking: {level})" if level else ""))
+        self.refresh_footer()
+        self.update_offline_notice()

@@ -1,0 +1,49 @@
+"""Copy text to the system clipboard: a clipboard tool first, OSC 52 second (``/copy``).
+
+Tools tried in order, when on ``PATH``: ``pbcopy`` (macOS), ``wl-copy`` (Wayland, only with
+``WAYLAND_DISPLAY``), ``xclip -selection clipboard`` / ``xsel --clipboard --input`` (X11, only with
+``DISPLAY``), ``clip.exe`` (WSL). When none works the caller falls back to OSC 52 (Textual's
+``App.copy_to_clipboard``), which many terminals ignore, so the result says which method was used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+
+
+def _candidates() -> list[list[str]]:
+    cmds: list[list[str]] = [["pbcopy"]]
+    if os.environ.get("WAYLAND_DISPLAY"):
+        cmds.append(["wl-copy"])
+    if os.environ.get("DISPLAY"):
+        cmds.append(["xclip", "-selection", "clipboard"])
+        cmds.append(["xsel", "--clipboard", "--input"])
+    cmds.append(["clip.exe"])
+    return cmds
+
+
+def copy_with_tool(text: str, timeout: float = 2.0) -> str | None:
+    """Copy via the first working clipboard tool; returns its name or ``None`` when none worked."""
+    for cmd in _candidates():
+        if shutil.which(cmd[0]) is None:
+            continue
+        try:
+            proc = subprocess.run(cmd, input=text.encode("utf-8"), timeout=timeout,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if proc.returncode == 0:
+            return cmd[0]
+    return None
+
+
+def copy_text(text: str, osc52: Callable[[str], None]) -> str:
+    """Copy ``text``; returns a user message saying which method worked (pi's ``/copy``)."""
+    tool = copy_with_tool(text)
+    if tool:
+        return f"Copied last response to clipboard ({tool})"
+    osc52(text)
+    return "Copied last response via OSC 52 (no clipboard tool found; your terminal must allow OSC 52)"

@@ -1,0 +1,130 @@
+"""Key bindings of the app by pi's action ids, with user overrides from ``keybindings.json``.
+
+Defaults follow pi-reference §3.14; every Alt binding has a non-Alt alternative because many terminals send
+Alt+key as Escape followed by the key (Textual then sees two keys):
+- ``app.message.followUp``: alt+enter, ctrl+f
+- ``app.message.dequeue``: alt+up, ctrl+r
+Textual key names are used (``ctrl+o``, ``shift+tab``, ``f2``). ``keybindings.json`` maps an id to a key or a
+list of keys (pi's format, e.g. ``{"app.tools.expand": "ctrl+e"}``); unknown ids are reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_KEYS: dict[str, list[str]] = {
+    "tui.input.submit": ["enter"],
+    "tui.input.newLine": ["shift+enter", "ctrl+j"],
+    "app.message.followUp": ["alt+enter", "ctrl+f"],
+    "app.message.dequeue": ["alt+up", "ctrl+r"],
+    "app.interrupt": ["escape"],
+    "app.clear": ["ctrl+c"],
+    "app.exit": ["ctrl+d"],
+    "app.thinking.cycle": ["shift+tab"],
+    "app.model.cycleForward": ["ctrl+p"],
+    "app.model.cycleBackward": ["ctrl+shift+p"],
+    "app.model.select": ["ctrl+l"],
+    "app.tools.expand": ["ctrl+o"],
+    "app.thinking.toggle": ["ctrl+t"],
+    "app.tools.panel": ["f2", "ctrl+b"],
+    "app.commandPalette": ["f1"],
+    "app.scroll.pageUp": ["pageup"],
+    "app.scroll.pageDown": ["pagedown"],
+    "app.scroll.top": ["ctrl+home"],
+    "app.scroll.bottom": ["ctrl+end"],
+    "app.history.prev": ["up"],
+    "app.history.next": ["down"],
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "tui.input.submit": "Send (idle) / queue a steering message (while working)",
+    "tui.input.newLine": "Insert a newline",
+    "app.message.followUp": "Queue a follow-up message (while working)",
+    "app.message.dequeue": "Pull all queued messages back into the editor",
+    "app.interrupt": "Abort the run (queued text returns to the editor) / cancel bash",
+    "app.clear": "Clear the editor; twice within 500 ms quits",
+    "app.exit": "Quit (when the editor is empty)",
+    "app.thinking.cycle": "Cycle thinking level",
+    "app.model.cycleForward": "Next model",
+    "app.model.cycleBackward": "Previous model",
+    "app.model.select": "Model picker",
+    "app.tools.expand": "Expand/collapse tool output",
+    "app.thinking.toggle": "Hide/show thinking blocks",
+    "app.tools.panel": "Tool-call panel",
+    "app.commandPalette": "Command palette",
+    "app.scroll.pageUp": "Scroll the transcript up a page",
+    "app.scroll.pageDown": "Scroll the transcript down a page",
+    "app.scroll.top": "Scroll to the top",
+    "app.scroll.bottom": "Scroll to the bottom (follow again)",
+    "app.history.prev": "Previous prompt (empty editor or first line)",
+    "app.history.next": "Next prompt",
+}
+
+
+@dataclass
+class Keymap:
+    """Keys per action id; ``action_for(key)`` finds the id a pressed key triggers."""
+
+    keys: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_KEYS.items()})
+    warnings: list[str] = field(default_factory=list)
+
+    def action_for(self, key: str) -> str | None:
+        """The action id bound to ``key`` (Textual key name), or ``None``."""
+        for action, keys in self.keys.items():
+            if key in keys:
+                return action
+        return None
+
+    def display(self, action: str) -> str:
+        """Human form of the keys of ``action``: ``Alt+Enter / Ctrl+F``."""
+        return " / ".join(_pretty(k) for k in self.keys.get(action, [])) or "unbound"
+
+    def first(self, action: str) -> str:
+        """Human form of the first key of ``action`` (for hints)."""
+        keys = self.keys.get(action) or []
+        return _pretty(keys[0]) if keys else "unbound"
+
+
+def _pretty(key: str) -> str:
+    return "+".join(p.capitalize() if len(p) > 1 else p.upper() for p in key.split("+"))
+
+
+def _normalise(key: str) -> str:
+    return key.strip().lower().replace("return", "enter").replace("esc", "escape").replace("escapeape", "escape")
+
+
+def load_keymap(path: Path | None) -> Keymap:
+    """Defaults overlaid with ``path`` (pi's ``keybindings.json``: id -> key or [keys]).
+
+    A missing file gives the defaults; an unreadable/invalid file or entry adds a warning and is skipped.
+    """
+    km = Keymap()
+    if path is None or not path.exists():
+        return km
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        km.warnings.append(f"{path}: cannot load key bindings ({exc})")
+        return km
+    if not isinstance(data, dict):
+        km.warnings.append(f"{path}: key bindings must be a JSON object")
+        return km
+    for action, value in data.items():
+        keys = [value] if isinstance(value, str) else value
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            km.warnings.append(f"{path}: {action}: expected a key or a list of keys")
+            continue
+        if action not in DEFAULT_KEYS:
+            km.warnings.append(f"{path}: unknown action id {action!r} (ignored by pi-tui)")
+            continue
+        km.keys[action] = [_normalise(k) for k in keys]
+    return km
+
+
+def default_keymap_path() -> Path:
+    """``<agent dir>/keybindings.json``."""
+    from pi_tui.coding.config.paths import get_keybindings_path
+
+    return get_keybindings_path()

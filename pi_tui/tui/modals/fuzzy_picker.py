@@ -1,0 +1,113 @@
+"""A modal list with a fuzzy filter input; the base of the model and session pickers.
+
+Typing filters the entries with Textual's fuzzy matcher (best matches first); Enter picks the highlighted
+entry, Escape closes without a choice (the screen is dismissed with ``None``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.fuzzy import Matcher
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+@dataclass
+class PickerEntry:
+    """One entry: ``label`` is matched and shown, ``detail`` shown dim after it, ``value`` returned."""
+
+    label: str
+    value: Any
+    detail: str = ""
+    current: bool = False
+
+
+def filter_entries(entries: list[PickerEntry], query: str) -> list[PickerEntry]:
+    """Entries matching ``query`` fuzzily (label + detail), best score first; all entries for ""."""
+    if not query.strip():
+        return list(entries)
+    matcher = Matcher(query)
+    scored = [(matcher.match(f"{e.label} {e.detail}"), i, e) for i, e in enumerate(entries)]
+    return [e for score, _, e in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
+
+
+class FuzzyPicker(ModalScreen[Any]):
+    """Modal picker; dismisses with the chosen entry's ``value`` or ``None``."""
+
+    DEFAULT_CSS = """
+    FuzzyPicker { align: center middle; }
+    FuzzyPicker > Vertical {
+        width: 80%; max-width: 100; height: 70%; border: round $border; background: $surface; padding: 0 1;
+    }
+    FuzzyPicker #picker-title { height: 1; text-style: bold; }
+    FuzzyPicker Input { border: none; height: 1; padding: 0; }
+    FuzzyPicker OptionList { height: 1fr; border: none; }
+    FuzzyPicker #picker-hint { height: 1; color: $text-muted; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Close", show=False)]
+
+    def __init__(self, title: str, entries: list[PickerEntry], hint: str = "↑↓ select · Enter choose · Esc close",
+                 query: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.entries = entries
+        self.hint = hint
+        self.initial_query = query
+        self.shown: list[PickerEntry] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="picker-title")
+            yield Input(value=self.initial_query, placeholder="type to filter", id="picker-filter")
+            yield OptionList(id="picker-list")
+            yield Static(self.hint, id="picker-hint")
+
+    def on_mount(self) -> None:
+        self._refilter(self.initial_query)
+        self.query_one(Input).focus()
+
+    def _refilter(self, query: str) -> None:
+        self.shown = filter_entries(self.entries, query)
+        ol = self.query_one(OptionList)
+        ol.clear_options()
+        options = []
+        for e in self.shown:
+            text = Text(("● " if e.current else "  ") + e.label)
+            if e.detail:
+                text.append("  " + e.detail, style="dim")
+            options.append(Option(text))
+        ol.add_options(options)
+        if self.shown:
+            current = next((i for i, e in enumerate(self.shown) if e.current), 0)
+            ol.highlighted = current if not query.strip() else 0
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._refilter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._choose(self.query_one(OptionList).highlighted)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(event.option_index)
+
+    def on_key(self, event: Any) -> None:
+        ol = self.query_one(OptionList)
+        if event.key in ("down", "up", "pagedown", "pageup"):
+            getattr(ol, {"down": "action_cursor_down", "up": "action_cursor_up", "pagedown": "action_page_down",
+                         "pageup": "action_page_up"}[event.key])()
+            event.stop()
+
+    def _choose(self, index: int | None) -> None:
+        if index is not None and 0 <= index < len(self.shown):
+            self.dismiss(self.shown[index].value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,238 @@
+"""Apply AgentSessionEvents to the widgets (pi-reference §3.14 "Rendering of events").
+
+``SessionView.handle(event)`` is the session listener: synchronous, fast, in event order. It mutates
+transcript items and marks them changed; the transcript coalesces rendering. Events arrive as pydantic models
+or dicts (``field`` reads both).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pi_tui.tui.transcript_builder import apply_tool_result, item_for_message, role_of, tool_calls_of
+from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, SummaryItem, ToolItem, field
+
+
+class SessionView:
+    """Listener state: the streaming assistant item and the tool items by call id."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.current: AssistantItem | None = None
+        self.tools: dict[str, ToolItem] = {}
+        self.pending_tools: set[str] = set()
+
+    def reset(self) -> None:
+        """Forget per-session state (new/resumed session)."""
+        self.current = None
+        self.tools.clear()
+        self.pending_tools.clear()
+
+    # ------------------------------------------------------------------ dispatch
+    def handle(self, event: Any) -> None:
+        """Session listener entry point; unknown event types are ignored."""
+        etype = field(event, "type")
+        method = getattr(self, f"on_{etype}", None)
+        if method is not None:
+            method(event)
+
+    # ------------------------------------------------------------------ agent events
+    def on_agent_start(self, event: Any) -> None:
+        self.pending_tools.clear()
+        self.app.set_working(True)
+
+    def on_agent_end(self, event: Any) -> None:
+        if self.current is not None and self.current.streaming:
+            if self.current.plain_text().strip():
+                self.current.update(self.current.message, streaming=False)
+                self.app.transcript.item_changed(self.current, immediate=True)
+            else:
+                self.app.transcript.remove_item(self.current)
+            self.current = None
+        self.pending_tools.clear()
+        self.app.set_working(False)
+        self.app.refresh_footer()
+
+    def on_message_start(self, event: Any) -> None:
+        message = field(event, "message")
+        role = role_of(message)
+        if role == "assistant":
+            self.current = AssistantItem(message, streaming=True)
+            self.app.transcript.add(self.current)
+            self._sync_tool_calls(message)
+        elif role in ("toolResult",):
+            return
+        elif role == "bashExecution":
+            return  # shown live by the app's own bash item
+        else:
+            item = item_for_message(message)
+            if item is not None:
+                self.app.transcript.add(item)
+
+    def on_message_update(self, event: Any) -> None:
+        message = field(event, "message")
+        if role_of(message) != "assistant":
+            return
+        if self.current is None:
+            self.on_message_start(event)
+            return
+        self.current.update(message)
+        self.app.transcript.item_changed(self.current)
+        self._sync_tool_calls(message)
+
+    def on_message_end(self, event: Any) -> None:
+        message = field(event, "message")
+        if role_of(message) != "assistant":
+            return
+        if self.current is None:
+            self.current = AssistantItem(message)
+            self.app.transcript.add(self.current)
+        self.current.update(message, streaming=False)
+        self.app.transcript.item_changed(self.current, immediate=True)
+        self._sync_tool_calls(message)
+        stop = field(message, "stop_reason")
+        for call in tool_calls_of(message):
+            tool = self.tools.get(str(field(call, "id")))
+            if tool is None:
+                continue
+            if stop in ("error", "aborted"):
+                tool.status = "error"
+                tool.result_text = field(message, "error_message") or "Operation aborted"
+                tool.ended_at = time.monotonic()
+            elif tool.status == "pending":
+                tool.status = "queued"
+            tool.changed()
+            self.app.transcript.item_changed(tool)
+        self.current = None
+        self.app.tool_panel.update_calls()
+        self.app.refresh_footer()
+
+    def _sync_tool_calls(self, message: Any) -> None:
+        for call in tool_calls_of(message):
+            cid = str(field(call, "id", ""))
+            args = field(call, "arguments") or {}
+            tool = self.tools.get(cid)
+            if tool is None:
+                tool = ToolItem(cid, str(field(call, "name", "")), args)
+                self.tools[cid] = tool
+                self.pending_tools.add(cid)
+                self.app.transcript.add(tool)
+                self.app.tool_panel.add_call(tool)
+            elif tool.args != args:
+                tool.args = dict(args)
+                tool.changed()
+                self.app.transcript.item_changed(tool)
+
+    def _tool(self, event: Any) -> ToolItem:
+        cid = str(field(event, "tool_call_id", ""))
+        tool = self.tools.get(cid)
+        if tool is None:
+            tool = ToolItem(cid, str(field(event, "tool_name", "")), field(event, "args") or {})
+            self.tools[cid] = tool
+            self.app.transcript.add(tool)
+            self.app.tool_panel.add_call(tool)
+        return tool
+
+    def on_tool_execution_start(self, event: Any) -> None:
+        tool = self._tool(event)
+        tool.status = "running"
+        tool.started_at = time.monotonic()
+        if field(event, "args"):
+            tool.args = dict(field(event, "args"))
+        tool.changed()
+        self.app.transcript.item_changed(tool)
+        self.app.tool_panel.update_calls()
+
+    def on_tool_execution_update(self, event: Any) -> None:
+        tool = self._tool(event)
+        partial = field(event, "partial_result")
+        tool.partial_text = tool_format.result_text(field(partial, "content", partial))
+        tool.details = field(partial, "details", tool.details)
+        tool.changed()
+        self.app.transcript.item_changed(tool)
+        self.app.tool_panel.update_calls()
+
+    def on_tool_execution_end(self, event: Any) -> None:
+        tool = self._tool(event)
+        result = field(event, "result")
+        tool.ended_at = time.monotonic()
+        if tool.started_at is None:
+            tool.started_at = tool.ended_at
+        apply_tool_result(tool, field(result, "content", result), field(result, "details"),
+                          bool(field(event, "is_error", False)))
+        self.pending_tools.discard(tool.tool_call_id)
+        self.app.transcript.item_changed(tool)
+        self.app.tool_panel.update_calls()
+
+    # ------------------------------------------------------------------ session events
+    def on_queue_update(self, event: Any) -> None:
+        steering = field(event, "steering", []) or []
+        follow = field(event, "follow_up", None)
+        if follow is None:
+            follow = field(event, "followUp", []) or []
+        self.app.queue_view.set_queues(list(steering), list(follow))
+
+    def on_compaction_start(self, event: Any) -> None:
+        reason = field(event, "reason", "manual")
+        if reason == "manual":
+            self.app.status_line.show("Compacting context... (esc to cancel)")
+        else:
+            prefix = "Context overflow detected, " if reason == "overflow" else ""
+            self.app.status_line.show(f"{prefix}Auto-compacting... (esc to cancel)")
+
+    def on_compaction_end(self, event: Any) -> None:
+        self.app.status_line.clear() if not self.app.working else self.app.status_line.show("Working...")
+        reason = field(event, "reason", "manual")
+        if field(event, "aborted", False):
+            if reason == "manual":
+                self.app.add_notice("error", "Compaction cancelled")
+            else:
+                self.app.add_notice("status", "Auto-compaction cancelled")
+            return
+        error = field(event, "error_message")
+        if error:
+            self.app.add_notice("error", f"Compaction failed: {error}")
+            return
+        result = field(event, "result")
+        if result:
+            self.app.rebuild_transcript()
+            summary = field(result, "summary", "")
+            if summary and not any(isinstance(i, SummaryItem) for i in self.app.transcript.items):
+                self.app.transcript.add(SummaryItem("compaction", str(summary)))
+            self.app.refresh_footer()
+
+    def on_auto_retry_start(self, event: Any) -> None:
+        attempt = field(event, "attempt", 1)
+        total = field(event, "max_attempts", field(event, "maxAttempts", 3))
+        delay = (field(event, "delay_ms", field(event, "delayMs", 0)) or 0) / 1000
+        self.app.status_line.countdown(f"Retrying ({attempt}/{total}) in {{s}}s... (esc to cancel)", delay)
+
+    def on_auto_retry_end(self, event: Any) -> None:
+        if self.app.working:
+            self.app.status_line.show("Working...")
+        else:
+            self.app.status_line.clear()
+        if not field(event, "success", True):
+            attempts = field(event, "attempt", 0)
+            err = field(event, "final_error", field(event, "finalError", "")) or "unknown error"
+            self.app.add_notice("error", f"Retry failed after {attempts} attempts: {err}")
+
+    def on_session_info_changed(self, event: Any) -> None:
+        self.app.refresh_footer()
+        self.app.update_title()
+
+    def on_thinking_level_changed(self, event: Any) -> None:
+        self.app.refresh_footer()
+        self.app.update_prompt_mode()
+
+    def on_model_changed(self, event: Any) -> None:
+        self.app.refresh_footer()
+        self.app.update_offline_notice()
+
+    def notice(self, level: str, text: str) -> NoticeItem:
+        """Add a notice line (helper for the app)."""
+        item = NoticeItem(level, text)
+        self.app.transcript.add(item)
+        return item

@@ -1,0 +1,249 @@
+"""Slash command implementations (pi-reference §3.14 "Slash commands"). Mixin of ``PiApp``.
+
+``run_slash(text)`` returns False when ``text`` is not a known command (then it is sent as a prompt).
+Messages follow pi: ``✓ New session started``, ``Session name set: …``, ``Usage: /name <name>``,
+``No agent messages to copy yet.``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from pi_tui.tui import clipboard
+from pi_tui.tui.commands import COMMANDS, parse_slash
+from pi_tui.tui.keymap import DESCRIPTIONS
+from pi_tui.tui.session_adapter import maybe_await
+from pi_tui.tui.theme_loader import ThemeError, available_themes
+from pi_tui.tui.widgets.footer import format_tokens
+from pi_tui.tui.widgets.transcript_items import SummaryItem
+
+_Base = App
+
+
+class SlashActions(_Base):
+    """``cmd_<name>(arg)`` for every command in ``commands.COMMANDS``."""
+
+    if TYPE_CHECKING:
+        session: Any
+        transcript: Any
+        tool_panel: Any
+        queue_view: Any
+        status_line: Any
+        prompt_input: Any
+        keymap: Any
+        ctx: Any
+        pi_theme: Any
+        cwd: str
+        working: bool
+        local_models: list[Any]
+        _last_clear: float
+
+        def add_notice(self, level: str, text: str) -> Any: ...
+        def refresh_footer(self) -> None: ...
+        def update_offline_notice(self) -> None: ...
+        def update_prompt_mode(self) -> None: ...
+        def update_title(self) -> None: ...
+        def rebuild_transcript(self) -> None: ...
+        def set_working(self, working: bool) -> None: ...
+        def set_pi_theme(self, name: str) -> None: ...
+        def now(self) -> float: ...
+        def action_toggle_tools(self) -> None: ...
+        def action_quit_app(self) -> None: ...
+
+    def run_slash(self, text: str) -> bool:
+        """Run ``/name [arg]``; False when it is not a command."""
+        parsed = parse_slash(text)
+        if parsed is None:
+            return False
+        cmd, arg = parsed
+        self.run_worker(self._run_command(cmd.name, arg), group="slash")
+        return True
+
+    async def _run_command(self, name: str, arg: str) -> None:
+        try:
+            await maybe_await(getattr(self, f"cmd_{name}")(arg))
+        except Exception as exc:
+            self.add_notice("error", str(exc))
+
+    def _need_session(self) -> bool:
+        if self.session is None:
+            self.add_notice("error", "The session is still starting; try again in a moment.")
+            return False
+        return True
+
+    # ------------------------------------------------------------------ commands
+    async def cmd_model(self, arg: str) -> None:
+        from pi_tui.tui.modals.model_picker import ModelPicker
+
+        if not self._need_session():
+            return
+        models = list(self.session.available_models())
+        picker = ModelPicker(models, getattr(self.session, "model", None), self.local_models, query=arg)
+        self.push_screen(picker, self._model_chosen)
+
+    def _model_chosen(self, model: Any) -> None:
+        if model is None:
+            return
+        try:
+            self.session.set_model(model)
+        except Exception as exc:
+            self.add_notice("error", str(exc))
+            return
+        self.add_notice("status", f"Switched to {model.name or model.id}")
+        self.refresh_footer()
+        self.update_offline_notice()
+        self.update_prompt_mode()
+
+    async def cmd_new(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        await maybe_await(self.session.new_session())
+        self.rebuild_transcript()
+        self.queue_view.set_queues([], [])
+        self.add_notice("info", "✓ New session started")
+        self.refresh_footer()
+
+    async def cmd_resume(self, arg: str) -> None:
+        from pi_tui.tui.modals.session_picker import SessionPicker
+
+        if not self._need_session():
+            return
+        infos = self._session_infos()
+        if not infos:
+            self.add_notice("status", "No previous sessions in this project")
+            return
+        self.push_screen(SessionPicker(infos), self._session_chosen)
+
+    def _session_infos(self) -> list[Any]:
+        from pi_tui.coding.session.listing import list_sessions_in_dir
+
+        manager = getattr(self.session, "session_manager", None)
+        directory = getattr(manager, "session_dir", None) or getattr(manager, "get_session_dir", lambda: None)()
+        if not directory:
+            return []
+        from pathlib import Path
+
+        current = getattr(self.session, "session_file", None)
+        return [i for i in list_sessions_in_dir(Path(directory)) if str(i.path) != str(current)]
+
+    def _session_chosen(self, path: Any) -> None:
+        if path is None:
+            return
+
+        async def switch() -> None:
+            try:
+                await maybe_await(self.session.switch_session(path))
+            except Exception as exc:
+                self.add_notice("error", f"Could not open session: {exc}")
+                return
+            self.rebuild_transcript()
+            self.add_notice("status", "Resumed session")
+            self.refresh_footer()
+            self.update_title()
+
+        self.run_worker(switch(), group="slash")
+
+    async def cmd_name(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        if not arg:
+            current = getattr(self.session, "session_name", None)
+            self.add_notice("info", f"Session name: {current}" if current else "Usage: /name <name>")
+            return
+        self.session.set_session_name(arg)
+        self.add_notice("info", f"Session name set: {arg}")
+        self.refresh_footer()
+        self.update_title()
+
+    async def cmd_session(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        stats = self.session.get_session_stats()
+        get = stats.get if isinstance(stats, dict) else lambda k, d=None: getattr(stats, k, d)
+        tokens = get("tokens", {}) or {}
+        cost = get("cost", 0) or 0
+        lines = [
+            f"Name: {getattr(self.session, 'session_name', None) or '(unnamed)'}",
+            f"File: {get('sessionFile') or 'In-memory'}",
+            f"ID: {get('sessionId')}",
+            f"Messages: {get('userMessages', 0)} user, {get('assistantMessages', 0)} assistant, "
+            f"{get('toolCalls', 0)} tool calls, {get('totalMessages', 0)} total",
+            f"Tokens: ↑{format_tokens(tokens.get('input', 0))} ↓{format_tokens(tokens.get('output', 0))} "
+            f"R{format_tokens(tokens.get('cacheRead', 0))} W{format_tokens(tokens.get('cacheWrite', 0))}",
+            f"Cost: ${float(cost):.3f}",
+        ]
+        self.transcript.add(SummaryItem("session", "\n\n".join(lines), collapsed_by_default=False))
+
+    async def cmd_compact(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        await maybe_await(self.session.compact(arg or None))
+
+    async def cmd_export(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        if arg.endswith(".html"):
+            path = self.session.export_html(arg)
+        elif arg.endswith(".md") or not arg:
+            path = self.session.export_markdown(arg or None)
+            if not arg:
+                html = self.session.export_html(None)
+                self.add_notice("info", f"Exported to {path} and {html}")
+                return
+        else:
+            self.add_notice("error", "Usage: /export [path.md|path.html]")
+            return
+        self.add_notice("info", f"Exported to {path}")
+
+    async def cmd_copy(self, arg: str) -> None:
+        if not self._need_session():
+            return
+        text = self.session.get_last_assistant_text()
+        if not text:
+            self.add_notice("info", "No agent messages to copy yet.")
+            return
+        self.add_notice("info", clipboard.copy_text(text, self.copy_to_clipboard))
+
+    async def cmd_theme(self, arg: str) -> None:
+        from pathlib import Path
+
+        names = available_themes(Path(self.cwd))
+        if not arg:
+            from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
+
+            entries = [PickerEntry(n, n, current=n == self.pi_theme.name) for n in names]
+
+            def chosen(name: Any) -> None:
+                if name:
+                    self.run_worker(self._run_command("theme", str(name)), group="slash")
+
+            self.push_screen(FuzzyPicker("Select theme", entries), chosen)
+            return
+        try:
+            self.set_pi_theme(arg)
+        except ThemeError as exc:
+            self.add_notice("error", str(exc))
+            return
+        self.add_notice("status", f"Theme: {self.pi_theme.name}")
+
+    async def cmd_tools(self, arg: str) -> None:
+        self.action_toggle_tools()
+
+    async def cmd_hotkeys(self, arg: str) -> None:
+        km = self.keymap
+        rows = ["| Key | Action |", "|---|---|"]
+        for action, desc in DESCRIPTIONS.items():
+            rows.append(f"| {km.display(action)} | {desc} |")
+        rows.append("")
+        rows.append("Slash commands: " + ", ".join(f"`{c.usage or '/' + c.name}`" for c in COMMANDS))
+        rows.append("")
+        rows.append("Click a tool line or an artifact card to expand it. Keys can be changed in "
+                    "`keybindings.json` (pi's action ids).")
+        item = SummaryItem("hotkeys", "\n".join(rows), collapsed_by_default=False)
+        self.transcript.add(item)
+        self.transcript.scroll_end_now()
+
+    async def cmd_quit(self, arg: str) -> None:
+        self.action_quit_app()

@@ -1,0 +1,133 @@
+"""Footer (pi-reference §3.14): cwd (~), git branch, session name; token totals, cost, context %, model.
+
+Line 1: ``~/proj (main) • my session``. Line 2: ``↑1.2k ↓340 R12k W1.1k $0.012 23.4%/200k (auto)`` on the
+left, ``(provider) model-id • medium`` on the right. Context % uses the warning colour above 70 and the error
+colour above 90. Token numbers use pi's format (``format_tokens``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widget import Widget
+
+from pi_tui.tui.theme_loader import PiTheme
+
+
+def format_tokens(n: float) -> str:
+    """pi's token format: <1000 raw, <10k one decimal + k, <1M rounded k, <10M one decimal M, else M."""
+    n = int(n)
+    if n < 1000:
+        return str(n)
+    if n < 10_000:
+        return f"{n / 1000:.1f}k"
+    if n < 1_000_000:
+        return f"{round(n / 1000)}k"
+    if n < 10_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    return f"{round(n / 1_000_000)}M"
+
+
+def tilde(path: str, home: str | None = None) -> str:
+    """``path`` with the home directory replaced by ``~``."""
+    home = home if home is not None else os.path.expanduser("~")
+    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
+        return "~" + path[len(home.rstrip("/")):]
+    return path
+
+
+@dataclass
+class FooterData:
+    """Everything the footer shows; the app fills it from the session (no polling)."""
+
+    cwd: str = ""
+    branch: str | None = None
+    session_name: str | None = None
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: float = 0.0
+    context_percent: float | None = None
+    context_window: int = 0
+    auto_compact: bool = True
+    model_id: str = ""
+    provider: str = ""
+    thinking_level: str | None = None
+    reasoning: bool = False
+    multi_provider: bool = False
+
+
+def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]:
+    """The two footer lines as Rich ``Text`` fitted to ``width`` cells."""
+    dim = theme.fg("dim")
+    loc = d.cwd + (f" ({d.branch})" if d.branch else "") + (f" • {d.session_name}" if d.session_name else "")
+    if len(loc) > width:
+        loc = loc[: max(0, width - 3)] + "..."
+    line1 = Text(loc, style=dim)
+
+    left = Text(style=dim)
+    parts = []
+    if d.input:
+        parts.append(f"↑{format_tokens(d.input)}")
+    if d.output:
+        parts.append(f"↓{format_tokens(d.output)}")
+    if d.cache_read:
+        parts.append(f"R{format_tokens(d.cache_read)}")
+    if d.cache_write:
+        parts.append(f"W{format_tokens(d.cache_write)}")
+    if d.cost > 0:
+        parts.append(f"${d.cost:.3f}")
+    left.append(" ".join(parts))
+    if d.context_window:
+        pct = "?" if d.context_percent is None else f"{d.context_percent:.1f}%"
+        style = dim
+        if d.context_percent is not None and d.context_percent > 90:
+            style = theme.fg("error")
+        elif d.context_percent is not None and d.context_percent > 70:
+            style = theme.fg("warning")
+        if parts:
+            left.append(" ")
+        left.append(f"{pct}/{format_tokens(d.context_window)}", style=style)
+        if d.auto_compact:
+            left.append(" (auto)")
+    right = d.model_id or "no model"
+    if d.reasoning:
+        right += f" • {d.thinking_level}" if d.thinking_level and d.thinking_level != "off" else " • thinking off"
+    if d.multi_provider and d.provider:
+        with_provider = f"({d.provider}) {right}"
+        if left.cell_len + 2 + len(with_provider) <= width:
+            right = with_provider
+    gap = width - left.cell_len - len(right)
+    line2 = left.copy()
+    if gap >= 2:
+        line2.append(" " * gap + right, style=dim)
+    else:
+        line2.append("  " + right, style=dim)
+        line2.truncate(width, overflow="ellipsis")
+    return line1, line2
+
+
+class Footer(Widget):
+    """Two dim lines under the editor. ``data`` is replaced by the app; ``refresh()`` repaints."""
+
+    DEFAULT_CSS = """
+    Footer { height: 2; padding: 0 1; }
+    """
+
+    def __init__(self, theme: PiTheme, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.pi_theme = theme
+        self.data = FooterData()
+
+    def set_data(self, data: FooterData) -> None:
+        """Replace the shown data and repaint."""
+        self.data = data
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(10, self.size.width - 2)
+        a, b = footer_lines(self.data, self.pi_theme, width)
+        return Text("\n").join([a, b])

@@ -1,0 +1,146 @@
+"""The prompt editor: a multi-line ``TextArea`` that maps keys to pi's actions (pi-reference §3.14, §3.14b).
+
+Local behaviour: newline (Shift+Enter / Ctrl+J), prompt history (Up on an empty editor or the first line,
+Down on the last line; max 100 entries, consecutive duplicates skipped). Everything else bound in the keymap is
+posted as ``ActionRequested(action_id)`` for the app to decide (submit, follow-up, dequeue, interrupt, ...).
+
+Many terminals send Alt+Up / Alt+Enter as Escape followed by Up / Enter, which Textual reports as two keys. A
+lone Escape is therefore held for ``escape_delay`` seconds: if Up or Enter follows at once, the pair is
+treated as Alt+Up / Alt+Enter instead of an abort.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import TextArea
+
+from pi_tui.tui.keymap import Keymap
+
+HISTORY_MAX = 100
+LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
+
+
+class PromptInput(TextArea):
+    """Multi-line prompt. Post-processing of actions is the app's job."""
+
+    DEFAULT_CSS = """
+    PromptInput {
+        height: auto;
+        min-height: 3;
+        max-height: 12;
+        border: round $border;
+        padding: 0 1;
+    }
+    PromptInput:focus { border: round $border; }
+    """
+
+    class ActionRequested(Message):
+        """A bound key was pressed; ``action`` is a pi action id (``tui.input.submit``...)."""
+
+        def __init__(self, action: str) -> None:
+            super().__init__()
+            self.action = action
+
+    def __init__(self, keymap: Keymap, escape_delay: float = 0.05, **kwargs: object) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
+                         compact=False, **kwargs)  # type: ignore[arg-type]
+        self.keymap = keymap
+        self.escape_delay = escape_delay
+        self.prompt_history: list[str] = []
+        self._history_pos: int | None = None
+        self._draft = ""
+        self._esc_timer: Timer | None = None
+
+    # ------------------------------------------------------------ history
+    def remember(self, text: str) -> None:
+        """Add a submitted prompt to the history (pi: max 100, consecutive duplicates skipped)."""
+        text = text.strip()
+        if text and (not self.prompt_history or self.prompt_history[-1] != text):
+            self.prompt_history.append(text)
+            del self.prompt_history[:-HISTORY_MAX]
+        self._history_pos = None
+
+    def _history_prev(self) -> bool:
+        if not self.prompt_history:
+            return False
+        if self._history_pos is None:
+            self._draft = self.text
+            self._history_pos = len(self.prompt_history)
+        if self._history_pos == 0:
+            return True
+        self._history_pos -= 1
+        self._load(self.prompt_history[self._history_pos], at_end=False)
+        return True
+
+    def _history_next(self) -> bool:
+        if self._history_pos is None:
+            return False
+        self._history_pos += 1
+        if self._history_pos >= len(self.prompt_history):
+            self._history_pos = None
+            self._load(self._draft, at_end=True)
+        else:
+            self._load(self.prompt_history[self._history_pos], at_end=True)
+        return True
+
+    def _load(self, text: str, at_end: bool) -> None:
+        self.text = text
+        if at_end:
+            self.move_cursor(self.document.end)
+        else:
+            self.move_cursor((0, len(self.document.get_line(0))))
+
+    def set_text(self, text: str) -> None:
+        """Replace the editor content and put the cursor at the end."""
+        self.text = text
+        self._history_pos = None
+        self.move_cursor(self.document.end)
+
+    # ------------------------------------------------------------ keys
+    def _fire_escape(self) -> None:
+        self._esc_timer = None
+        self.post_message(self.ActionRequested("app.interrupt"))
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if self._esc_timer is not None:
+            self._esc_timer.stop()
+            self._esc_timer = None
+            if key in ("up", "enter"):
+                key = "alt+" + key
+            else:
+                self.post_message(self.ActionRequested("app.interrupt"))
+        if key == "escape" and self.keymap.action_for("escape") == "app.interrupt" and self.escape_delay > 0:
+            event.stop()
+            event.prevent_default()
+            self._esc_timer = self.set_timer(self.escape_delay, self._fire_escape)
+            return
+        action = self.keymap.action_for(key)
+        if action is None:
+            await super()._on_key(event)
+            return
+        if not self._handle_local(action):
+            return await super()._on_key(event)
+        event.stop()
+        event.prevent_default()
+
+    def _handle_local(self, action: str) -> bool:
+        """Run ``action``; returns False when the key should fall through to normal editing."""
+        row = self.cursor_location[0]
+        if action == "tui.input.newLine":
+            self.insert("\n")
+            return True
+        if action == "app.history.prev":
+            if self.text == "" or row == 0 or self._history_pos is not None and row == 0:
+                return self._history_prev() or self.text == ""
+            return False
+        if action == "app.history.next":
+            if self._history_pos is not None and row == self.document.line_count - 1:
+                return self._history_next()
+            return False
+        if action == "app.exit" and self.text:
+            return False  # Ctrl+D deletes forward when the editor is not empty (pi)
+        self.post_message(self.ActionRequested(action))
+        return True

@@ -1,0 +1,82 @@
+"""Status line above the queue and editor: "Working...", retry countdown, compaction (pi-reference §3.14).
+
+Hidden when there is nothing to say. The spinner and the retry countdown run on timers that exist only
+while the status is active; an idle app runs no timer.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.timer import Timer
+from textual.widget import Widget
+
+from pi_tui.tui.theme_loader import PiTheme
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+class StatusLine(Widget):
+    """One line: a spinner and a message, or nothing (``display = False``)."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; padding: 0 1; display: none; }
+    """
+
+    def __init__(self, theme: PiTheme, spin: bool = True, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.pi_theme = theme
+        self.spin = spin
+        self.message = ""
+        self._frame = 0
+        self._timer: Timer | None = None
+        self._deadline: float | None = None
+        self._template = ""
+
+    def show(self, message: str) -> None:
+        """Show ``message`` with a spinner (starts the spinner timer)."""
+        self.message = message
+        self._deadline = None
+        self.display = True
+        self._start()
+        self.refresh()
+
+    def countdown(self, template: str, seconds: float) -> None:
+        """Show ``template`` with ``{s}`` replaced by the remaining whole seconds, counting down."""
+        self._template = template
+        self._deadline = time.monotonic() + seconds
+        self.message = template.format(s=max(0, round(seconds)))
+        self.display = True
+        self._start()
+        self.refresh()
+
+    def clear(self) -> None:
+        """Hide and stop every timer."""
+        self.message = ""
+        self._deadline = None
+        self.display = False
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    @property
+    def timer_running(self) -> bool:
+        """True while the spinner/countdown timer exists."""
+        return self._timer is not None
+
+    def _start(self) -> None:
+        if self._timer is None and self.spin and self.is_mounted:
+            self._timer = self.set_interval(0.12, self._tick)
+
+    def _tick(self) -> None:
+        self._frame = (self._frame + 1) % len(SPINNER)
+        if self._deadline is not None:
+            left = self._deadline - time.monotonic()
+            self.message = self._template.format(s=max(0, int(left + 0.999)))
+        self.refresh()
+
+    def render(self) -> Text:
+        t = self.pi_theme
+        spin = SPINNER[self._frame] if self.spin else "•"
+        return Text.assemble((spin + " ", t.fg("accent")), (self.message, t.fg("muted")))
