@@ -32,7 +32,6 @@ Provider-specific options come from ``options.extra``: ``thinking_enabled`` (boo
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ..options import StreamOptions
@@ -52,6 +51,7 @@ from ..types import (
 )
 from ._anthropic_parse import to_claude_code_name
 from ._copilot_headers import copilot_dynamic_headers
+from ._options_common import compat_flag, resolve_cache_retention
 
 ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -60,19 +60,6 @@ INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14"
 OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
 CLAUDE_CODE_VERSION = "2.1.75"
 CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude."
-
-
-def resolve_cache_retention(value: str | None) -> str:
-    """``value`` when set, else ``long`` if env ``PI_CACHE_RETENTION=long``, else ``short`` (pi-reference §1.8)."""
-    if value:
-        return value
-    return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"
-
-
-def compat_flag(model: Model, name: str, default: bool = True) -> bool:
-    """A boolean ``model.compat`` flag (camelCase key), ``default`` when unset."""
-    value = (model.compat or {}).get(name)
-    return default if value is None else bool(value)
 
 
 def cache_control_for(model: Model, retention: str | None) -> dict[str, str] | None:

@@ -33,9 +33,9 @@ from ..options import SimpleStreamOptions, StreamOptions
 from ..registry import error_stream
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
-from ._anthropic_convert import compat_flag, resolve_cache_retention
 from ._copilot_headers import copilot_dynamic_headers
 from ._http import open_sse, run_provider
+from ._options_common import compat_flag, resolve_cache_retention
 from ._responses_parse import ResponsesStreamParser
 from ._responses_shared import OPENAI_TOOL_CALL_PROVIDERS, convert_responses_messages, convert_responses_tools
 from ._stream_blocks import BlockWriter, ProviderError
