@@ -2,7 +2,9 @@
 
 * Images are detected by magic bytes (JPEG, PNG, GIF, WebP; not by extension) and returned as
   ``Read image file [<mime>]`` + an image block (+ pi's non-vision note when the model cannot take
-  images). Images are passed through unresized (pi resizes to <= 2000x2000; not ported).
+  images). Images are passed through unresized (pi resizes to <= 2000x2000; not ported); one whose
+  base64 form is 4.5 MB or more gets pi's ``[Image omitted: could not be resized below the inline image
+  size limit.]`` note instead of the image block.
 * Other files with a NUL byte in their first 8 KB are binary (pi-tui addition, case 22): the result is a
   short note ``Binary file <path> (<size> bytes) not shown...`` and never the raw bytes.
 * Text is split on ``\\n``; ``offset`` (1-based) and ``limit`` select lines, then :func:`truncate_head`
@@ -45,6 +47,9 @@ READ_PARAMETERS: dict[str, Any] = {
 
 NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]"
 BINARY_SNIFF_BYTES = 8192
+MAX_INLINE_IMAGE_BYTES = int(4.5 * 1024 * 1024)
+"""pi's inline image limit, on the base64 size."""
+IMAGE_OMITTED_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
 
 
 def detect_image_mime(head: bytes) -> str | None:
@@ -167,13 +172,16 @@ class ReadTool(AgentTool):
         mime = detect_image_mime(raw[:16])
         if mime is not None:
             note = f"Read image file [{mime}]"
+            encoded = base64.b64encode(raw).decode("ascii")
+            too_big = len(encoded) >= MAX_INLINE_IMAGE_BYTES
+            if too_big:
+                note += f"\n{IMAGE_OMITTED_NOTE}"
             if self.supports_images is not None and not self.supports_images():
                 note += f"\n{NON_VISION_NOTE}"
+            if too_big:
+                return text_result(note)
             return AgentToolResult(
-                content=[
-                    TextContent(text=note),
-                    ImageContent(data=base64.b64encode(raw).decode("ascii"), mime_type=mime),
-                ]
+                content=[TextContent(text=note), ImageContent(data=encoded, mime_type=mime)]
             )
         if is_binary(raw):
             return text_result(

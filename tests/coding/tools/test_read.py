@@ -117,6 +117,16 @@ async def test_non_vision_model_note(tmp_path: Path) -> None:
     )
 
 
+async def test_oversized_image_is_omitted(tmp_path: Path) -> None:
+    (tmp_path / "huge.png").write_bytes(png_1x1() + b"\x00" * (4 * 1024 * 1024))
+    result = await run(ReadTool(str(tmp_path)), {"path": "huge.png"})
+    assert len(result.content) == 1
+    assert text_of(result) == (
+        "Read image file [image/png]\n"
+        "[Image omitted: could not be resized below the inline image size limit.]"
+    )
+
+
 async def test_abort_before_start(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("x")
     controller = AbortController()
