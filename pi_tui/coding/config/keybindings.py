@@ -235,7 +235,11 @@ def to_textual_key(key: str) -> str:
     """pi key syntax → Textual key name: ``shift+ctrl+p`` → ``ctrl+shift+p``, ``pageUp`` → ``pageup``,
     ``ctrl+]`` → ``ctrl+right_square_bracket``, ``ctrl+-`` → ``ctrl+minus``."""
     normalized = normalize_key(key)
-    *modifiers, base = normalized.split("+") if normalized != "+" else ["+"]
+    if normalized.endswith("+"):
+        head = normalized[:-1].rstrip("+")
+        modifiers, base = (head.split("+") if head else []), "+"
+    else:
+        *modifiers, base = normalized.split("+")
     if len(base) == 1 and not base.isalnum():
         base = unicodedata.name(base, base).lower().replace(" ", "_").replace("-", "_")
         base = {"hyphen_minus": "minus", "plus_sign": "plus", "solidus": "slash"}.get(base, base)
