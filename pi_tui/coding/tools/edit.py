@@ -27,6 +27,7 @@ from pi_tui.coding.tools.common import (
     encode_preserving,
     error_code,
     in_thread,
+    node_error_message,
     run_abortable,
     text_result,
 )
@@ -130,13 +131,19 @@ def _check_access(path: str) -> None:
 
 
 def _read_bytes(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise Exception(node_error_message(exc, "read", path)) from None
 
 
 def _write_bytes(path: str, data: bytes) -> None:
-    with open(path, "wb") as f:
-        f.write(data)
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        raise Exception(node_error_message(exc, "open", path)) from None
 
 
 class EditTool(AgentTool):
