@@ -77,7 +77,8 @@ class SessionInfo:
         return self._all_text
 
 
-def _read_header(path: Path) -> dict[str, Any] | None:
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The JSON header (first line) of a session file, or ``None`` if missing/invalid. Reads one line only."""
     try:
         with open(path, "rb") as handle:
             first = handle.readline(1 << 20)
@@ -94,7 +95,7 @@ def _read_header(path: Path) -> dict[str, Any] | None:
 
 def is_valid_session_file(path: str | os.PathLike[str]) -> bool:
     """True if the file's first line is a JSON session header with a string id."""
-    return _read_header(Path(path)) is not None
+    return read_header(Path(path)) is not None
 
 
 _ROLE_MARK = b'"message":{"role":"'

@@ -152,8 +152,9 @@ class SessionManager:
         cwd_override: str | None = None,
     ) -> SessionManager:
         """Open ``path`` (created on first write if missing). cwd = override > header cwd > process cwd."""
-        loaded = load_session_entries(path, migrate=False)
-        cwd = cwd_override or (loaded.header.cwd if loaded.header and loaded.header.cwd else os.getcwd())
+        header = listing.read_header(Path(path))
+        header_cwd = header.get("cwd") if header else None
+        cwd = cwd_override or (header_cwd if isinstance(header_cwd, str) and header_cwd else os.getcwd())
         directory = Path(session_dir) if session_dir is not None else Path(path).resolve().parent
         return cls(cwd, directory, Path(path), True)
 
