@@ -12,7 +12,7 @@ from pi_tui.ai.options import StreamOptions
 from pi_tui.ai.providers import openai_completions
 from pi_tui.ai.types import AssistantMessage, Context, Model, TextContent, ToolResultMessage, UserMessage
 
-from .helpers import chat_lines, mock_reads
+from .helpers import chat_lines, chat_sse, mock_reads
 from .replay_server import check_event_protocol
 
 MODEL = Model(id="m", api="openai-completions", provider="openai", base_url="http://mock.invalid/v1")
@@ -275,3 +275,36 @@ data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"argu
     assert result.content[0].text == "Let me check."
     assert [(c.id, c.arguments) for c in result.content[1:]] == [("a", {"x": 1}), ("b", {})]
     assert [e.type for e in events if e.type.endswith("_end")] == ["text_end", "toolcall_end", "toolcall_end"]
+
+
+@pytest.mark.anyio
+async def test_huge_streamed_arguments_stay_linear_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    content = 'line with "quotes" and \\\\ backslash\n' * 8000  # ~300 KB of JSON text
+    args = json.dumps({"path": "big.txt", "content": content})
+    pieces = [args[i : i + 7] for i in range(0, len(args), 7)]
+    chunks = [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [{"index": 0, "id": "w", "function": {"name": "write", "arguments": p}}]
+                    },
+                }
+            ]
+        }
+        for p in pieces
+    ]
+    chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    mock_reads(monkeypatch, [chat_sse(*chunks)])
+    s = openai_completions.stream(
+        MODEL, Context(messages=[UserMessage(content="go")]), StreamOptions(api_key="k")
+    )
+    partial_sizes = []
+    async for e in s:
+        if e.type == "toolcall_delta":
+            partial_sizes.append(len(e.partial.content[0].arguments.get("content", "")))
+    result = await s.result()
+    assert result.content[0].arguments == {"path": "big.txt", "content": content}
+    assert partial_sizes == sorted(partial_sizes)  # the live view only grows
+    assert partial_sizes[-1] > len(content) * 0.9

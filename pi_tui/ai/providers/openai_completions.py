@@ -435,12 +435,39 @@ def map_finish_reason(reason: str | None) -> tuple[str, str | None]:
     return "error", f"Provider finish_reason: {reason}"
 
 
+REPARSE_ALWAYS_BELOW = 16_384
+"""Streamed tool arguments shorter than this are re-parsed on every delta (as pi does)."""
+
+
 class _CallState:
-    __slots__ = ("block", "args")
+    __slots__ = ("block", "args", "parts", "total", "parsed_len")
 
     def __init__(self, block: ToolCall) -> None:
         self.block = block
         self.args = ""
+        self.parts: list[str] = []
+        self.total = 0
+        self.parsed_len = 0
+
+    def add(self, fragment: str) -> None:
+        """Append a fragment; re-parse the best-effort arguments unless that would make streaming quadratic.
+
+        Beyond 16 KB the partial view is refreshed when the text grew by max(8 KB, 5 %) since the last
+        parse, so a huge argument (a file write) costs O(n) overall; the final parse is always exact.
+        """
+        self.parts.append(fragment)
+        self.total += len(fragment)
+        grown = self.total - self.parsed_len
+        if self.total < REPARSE_ALWAYS_BELOW or grown >= max(8192, self.parsed_len // 20):
+            self.block.arguments = parse_streaming_json(self.text())
+            self.parsed_len = self.total
+
+    def text(self) -> str:
+        """The whole argument text received so far."""
+        if self.parts:
+            self.args += "".join(self.parts)
+            self.parts.clear()
+        return self.args
 
 
 class ChunkConsumer:
@@ -579,9 +606,9 @@ class ChunkConsumer:
             return True
         if name and b.name and name != b.name:
             return True
-        if args.lstrip().startswith("{") and state.args.strip():
+        if args.lstrip().startswith("{") and state.text().strip():
             try:
-                parse_json_with_repair(state.args)
+                parse_json_with_repair(state.text())
                 return True
             except (ValueError, RecursionError):
                 return False
@@ -625,8 +652,7 @@ class ChunkConsumer:
             state.block.name = name
         self.active = state
         if args:
-            state.args += args
-            state.block.arguments = parse_streaming_json(state.args)
+            state.add(args)
         self.stream.push(
             ToolCallDeltaEvent(content_index=self._index_of(state.block), delta=args, partial=out)
         )
@@ -651,11 +677,12 @@ class ChunkConsumer:
             b = state.block
             if not b.id:
                 b.id = f"call_{uuid.uuid4().hex[:24]}"
-            b.arguments = parse_streaming_json(state.args)
+            full = state.text()
+            b.arguments = parse_streaming_json(full)
             reason: str | None = None
-            if state.args.strip():
+            if full.strip():
                 try:
-                    parsed = parse_json_with_repair(state.args)
+                    parsed = parse_json_with_repair(full)
                     if not isinstance(parsed, dict):
                         reason = "invalid_json"
                 except (ValueError, RecursionError):
