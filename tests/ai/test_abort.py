@@ -125,3 +125,32 @@ async def test_cancelling_the_consumer_does_not_break_the_producer(replay_server
     controller.abort()
     result = await asyncio.wait_for(s.result(), 2)
     assert result.stop_reason == "aborted"
+
+
+@pytest.mark.anyio
+async def test_read_timeout_mid_stream_is_an_error_not_a_hang(replay_server: ReplayServer) -> None:
+    replay_server.enqueue(ReplayResponse(body=BODY, stall_after=BODY.index(b"\n\n") + 2))
+    opts = SimpleStreamOptions(timeout_ms=200)
+    result = await asyncio.wait_for(
+        openai_completions.stream_simple(_model(replay_server), CTX, opts).result(), 5
+    )
+    assert result.stop_reason == "error"
+    assert result.error_message is not None and result.error_message.startswith("Request timed out")
+    assert result.content[0].text == "partial "
+
+
+@pytest.mark.anyio
+async def test_provider_started_inside_another_providers_abort_scope_still_aborts(
+    replay_server: ReplayServer,
+) -> None:
+    from pi_tui.ai.providers._http import abort_scope
+
+    replay_server.enqueue(ReplayResponse(body=BODY, stall_after=0))
+    controller = AbortController()
+    with abort_scope(controller.signal):
+        s = openai_completions.stream_simple(
+            _model(replay_server), CTX, SimpleStreamOptions(signal=controller.signal)
+        )
+    asyncio.get_running_loop().call_later(0.05, controller.abort)
+    result = await asyncio.wait_for(s.result(), 2)
+    assert result.stop_reason == "aborted"

@@ -483,6 +483,7 @@ def run_provider(
     signal = options.signal if options is not None else None
 
     async def runner() -> None:
+        _active_signal.set(None)  # this task's own context: a caller's abort scope must not disarm ours
         try:
             with abort_scope(signal):
                 await produce(output, stream)
