@@ -46,7 +46,7 @@ class PiApp(SlashActions, AppActions, App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
 
     ``cwd_label``/``branch`` fix the footer's location text (deterministic snapshots); ``probe_local`` turns
-    the localhost server probe on; ``spin`` turns the spinner on.
+    the localhost server probe on; ``spin`` turns the spinner on; ``show_timing=False`` hides elapsed times.
     """
 
     TITLE = "π"
@@ -75,6 +75,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         initial_messages: list[str] | None = None,
         escape_delay: float = 0.05,
         hide_thinking: bool = False,
+        show_timing: bool = True,
     ) -> None:
         super().__init__()
         self.session: Any = session
@@ -90,7 +91,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.escape_delay = escape_delay
         self.theme_warning: str | None = None
         self.pi_theme = self._load_theme(theme or os.environ.get("PI_TUI_THEME") or "dark")
-        self.ctx = RenderContext(self.pi_theme, hide_thinking=hide_thinking)
+        self.ctx = RenderContext(self.pi_theme, hide_thinking=hide_thinking, show_timing=show_timing)
         self.view = SessionView(self)
         self.working = False
         self.local_models: list[Any] = []
@@ -115,7 +116,7 @@ class PiApp(SlashActions, AppActions, App[int]):
                  f"{km.first('app.commandPalette')} commands · /hotkeys")
         self.header_widget = Header(self.pi_theme, __version__, hints)
         self.transcript = Transcript(self.ctx)
-        self.tool_panel = ToolPanel(self.pi_theme)
+        self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing)
         self.status_line = StatusLine(self.pi_theme, spin=self.spin)
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
         self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, id="prompt")
@@ -175,6 +176,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._unsubscribe = session.subscribe(self.view.handle)
         self.session_ready = True
         self.rebuild_transcript()
+        for warning in getattr(session, "startup_warnings", []) or []:
+            self.add_notice("warning", str(warning))
         self.refresh_footer()
         self.update_offline_notice()
         self.update_title()

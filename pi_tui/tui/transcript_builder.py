@@ -34,11 +34,19 @@ def tool_calls_of(message: Any) -> list[Any]:
     return [b for b in field(message, "content", []) or [] if field(b, "type") == "toolCall"]
 
 
+BLOCKED_TEXT = "Tool execution was blocked"  # pi_tui.agent.tool_execution (before_tool_call without a reason)
+
+
 def apply_tool_result(item: ToolItem, content: Any, details: Any, is_error: bool) -> None:
-    """Complete ``item`` with a result (from a ``toolResult`` message or ``tool_execution_end``)."""
+    """Complete ``item`` with a result (from a ``toolResult`` message or ``tool_execution_end``).
+
+    Status: ``blocked`` when ``details.blocked`` is set or the error text is pi's blocked text, else
+    ``error``/``done``.
+    """
     item.result_text = tool_format.result_text(content)
     item.details = details
-    blocked = isinstance(details, dict) and bool(details.get("blocked"))
+    blocked = (isinstance(details, dict) and bool(details.get("blocked"))) or (
+        is_error and item.result_text.startswith(BLOCKED_TEXT))
     item.status = "blocked" if blocked else ("error" if is_error else "done")
     item.changed()
 

@@ -138,9 +138,11 @@ class RenderContext:
     items can tell whether their cached strips are stale.
     """
 
-    def __init__(self, theme: PiTheme, hide_thinking: bool = False, expand_tools: bool = False) -> None:
+    def __init__(self, theme: PiTheme, hide_thinking: bool = False, expand_tools: bool = False,
+                 show_timing: bool = True) -> None:
         self.hide_thinking = hide_thinking
         self.expand_tools = expand_tools
+        self.show_timing = show_timing  # False in snapshots: no clock-dependent text
         self.generation = 0
         self.set_theme(theme)
 

@@ -27,13 +27,15 @@ STATUS_LABEL = {"pending": "queued", "queued": "queued", "running": "running", "
                 "blocked": "blocked"}
 
 
-def elapsed_text(item: ToolItem) -> str:
-    """``1.2s`` / ``—`` for a call that has not started."""
+def elapsed_text(item: ToolItem, show_timing: bool = True) -> str:
+    """``1.2s`` / ``—`` for a call that has not started (``…`` when timing is hidden, e.g. snapshots)."""
+    if not show_timing:
+        return "…" if item.status == "running" else ("—" if item.started_at is None else "✓")
     e = item.elapsed
     return "—" if e is None else f"{e:.1f}s"
 
 
-def row_text(item: ToolItem, theme: PiTheme, width: int = 60) -> Text:
+def row_text(item: ToolItem, theme: PiTheme, width: int = 60, show_timing: bool = True) -> Text:
     """One list row: ``✓ done    bash  {"command": "ls"}  0.3s``."""
     status = item.status
     style = {"done": theme.fg("success"), "error": theme.fg("error"), "blocked": theme.fg("error"),
@@ -41,7 +43,7 @@ def row_text(item: ToolItem, theme: PiTheme, width: int = 60) -> Text:
     label = STATUS_LABEL[status]
     args = tool_format.short_args(item.args, max(10, width - 28))
     return Text.assemble((f"{STATUS_ICON[status]} {label:<8}", style), (f"{item.name:<6} ", "bold"),
-                         (args, theme.fg("muted")), ("  " + elapsed_text(item), theme.fg("dim")))
+                         (args, theme.fg("muted")), ("  " + elapsed_text(item, show_timing), theme.fg("dim")))
 
 
 class ToolPanel(Vertical):
@@ -54,9 +56,10 @@ class ToolPanel(Vertical):
     ToolPanel > VerticalScroll { height: 1fr; padding: 0 1; }
     """
 
-    def __init__(self, theme: PiTheme, **kwargs: object) -> None:
+    def __init__(self, theme: PiTheme, show_timing: bool = True, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.pi_theme = theme
+        self.show_timing = show_timing
         self.calls: list[ToolItem] = []
         self._timer: Timer | None = None
 
@@ -88,13 +91,13 @@ class ToolPanel(Vertical):
         width = max(30, self.size.width - 2)
         highlighted = ol.highlighted
         ol.clear_options()
-        ol.add_options([Option(row_text(c, self.pi_theme, width), id=c.tool_call_id) for c in self.calls])
+        ol.add_options([Option(row_text(c, self.pi_theme, width, self.show_timing), id=c.tool_call_id) for c in self.calls])
         if self.calls:
             ol.highlighted = min(highlighted if highlighted is not None else len(self.calls) - 1,
                                  len(self.calls) - 1)
         self._show_detail()
         running = any(c.status == "running" for c in self.calls)
-        if running and self._timer is None:
+        if running and self._timer is None and self.show_timing:
             self._timer = self.set_interval(1.0, self.update_calls)
         elif not running and self._timer is not None:
             self._timer.stop()
@@ -120,7 +123,7 @@ class ToolPanel(Vertical):
             args = str(item.args)
         out = item.result_text if item.status in ("done", "error", "blocked") else item.partial_text
         head = Text.assemble((f"{item.name} ", "bold"), (f"[{STATUS_LABEL[item.status]}] ", t.fg("accent")),
-                             (f"id {item.tool_call_id} · {elapsed_text(item)}", t.fg("dim")))
+                             (f"id {item.tool_call_id} · {elapsed_text(item, self.show_timing)}", t.fg("dim")))
         label = "Result" if item.status in ("done", "error", "blocked") else "Output so far"
         out_style = t.fg("error") if item.status in ("error", "blocked") else t.fg("toolOutput")
         detail.update(Group(head, Text("Arguments", style="bold"), Text(args, style=t.fg("muted")),

@@ -257,9 +257,10 @@ class ToolItem(TranscriptItem):
         note = tool_format.truncation_note(self.details)
         if note:
             parts.append(Text(note, style=t.fg("warning")))
-        if self.name == "bash" and self.elapsed is not None:
-            label = "Took" if self.status in ("done", "error") else "Elapsed"
-            parts.append(Text(f"{label} {self.elapsed:.1f}s", style=t.fg("muted")))
+        if self.name == "bash" and self.status == "running":
+            parts.append(Text("Running...", style=t.fg("muted")))
+        elif self.name == "bash" and self.elapsed is not None and ctx.show_timing:
+            parts.append(Text(f"Took {self.elapsed:.1f}s", style=t.fg("muted")))
         if self.status == "blocked" and not text:
             parts.append(Text("Blocked", style=t.fg("error")))
         return ctx.to_strips(Padding(group(*parts), (1, 1), style=t.bg(bg_token), expand=True), width)
