@@ -180,6 +180,8 @@ class LocalBashOperations:
         shell, args = get_shell_config(self.shell_path)
         if not os.path.exists(cwd):  # noqa: ASYNC240 - one stat
             raise Exception(f"Working directory does not exist: {cwd}\nCannot execute bash commands.")
+        if signal is not None and signal.aborted:
+            raise ShellAborted()  # never start a command that is already aborted
         loop = asyncio.get_running_loop()
         exited: asyncio.Future[None] = loop.create_future()
         eof: asyncio.Future[None] = loop.create_future()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_tui.ai.abort import AbortController
 from pi_tui.coding.tools import (
     ALL_TOOL_NAMES,
     DEFAULT_ACTIVE_TOOL_NAMES,
@@ -54,3 +55,30 @@ def test_path_resolution(tmp_path: Path) -> None:
     assert expand_path("a\u2009b\u3000c") == "a b c"
     assert resolve_to_cwd("sub/../f.txt", str(tmp_path)) == str(tmp_path / "f.txt")
     assert resolve_to_cwd("/abs/p", str(tmp_path)) == "/abs/p"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("read", {"path": "f.txt"}, "Operation aborted"),
+        ("edit", {"path": "f.txt", "edits": [{"oldText": "x", "newText": "y"}]}, "Operation aborted"),
+        ("write", {"path": "f.txt", "content": "new"}, "Operation aborted"),
+        ("grep", {"pattern": "x"}, "Operation aborted"),
+        ("find", {"pattern": "*"}, "Operation aborted"),
+        ("ls", {}, "Operation aborted"),
+        ("bash", {"command": "echo never > marker"}, "Command aborted"),
+    ],
+)
+async def test_every_tool_honours_an_aborted_signal(
+    tmp_path: Path, name: str, params: dict[str, object], message: str
+) -> None:
+    (tmp_path / "f.txt").write_text("x\n")
+    controller = AbortController()
+    controller.abort()
+    tool = create_coding_tools(str(tmp_path))[name]
+    with pytest.raises(Exception) as info:
+        await run(tool, params, controller.signal)
+    assert str(info.value) == message
+    assert (tmp_path / "f.txt").read_text() == "x\n"  # nothing changed
+    assert not (tmp_path / "marker").exists()  # the aborted command never ran
