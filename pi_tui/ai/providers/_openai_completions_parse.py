@@ -1,0 +1,351 @@
+"""Response side of the ``openai-completions`` provider: chunks to block events, usage, stop reason.
+
+pi-reference §7.1 consumption rules plus the tool-call assembly rules of cases/README.md 5, 7, 8, 18
+(see :mod:`.openai_completions`).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from ..events import (
+    AssistantMessageEventStream,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from ..json_parse import parse_json_with_repair, parse_streaming_json
+from ..models import calculate_cost
+from ..types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall, Usage
+from ._http import add_diagnostic
+
+REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
+
+
+class ProviderStreamError(Exception):
+    """An error object received inside an HTTP 200 stream; carries the raw error for OpenRouter metadata."""
+
+    def __init__(self, message: str, error: Any = None) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+def parse_chunk_usage(raw: Mapping[str, Any], model: Model) -> Usage:
+    """Usage per pi-reference §7.1 (cached = details.cached_tokens, prompt_cache_hit_tokens or usage.cached_tokens)."""
+    prompt = _int(raw.get("prompt_tokens"))
+    details = raw.get("prompt_tokens_details") or {}
+    if not isinstance(details, Mapping):
+        details = {}
+    cached_raw = details.get("cached_tokens")
+    if cached_raw is None:
+        cached_raw = raw.get("prompt_cache_hit_tokens")
+    if cached_raw is None:
+        cached_raw = raw.get("cached_tokens")
+    cached = _int(cached_raw)
+    write = _int(details.get("cache_write_tokens"))
+    read = max(0, cached - write) if write > 0 else cached
+    inp = max(0, prompt - read - write)
+    out = _int(raw.get("completion_tokens"))
+    usage = Usage(
+        input=inp, output=out, cache_read=read, cache_write=write, total_tokens=inp + out + read + write
+    )
+    calculate_cost(model, usage)
+    return usage
+
+
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+
+def map_finish_reason(reason: str | None) -> tuple[str, str | None]:
+    """``(stop_reason, error_message)`` for a ``finish_reason`` (pi-reference §1.18)."""
+    if reason is None or reason in ("stop", "end"):
+        return "stop", None
+    if reason == "length":
+        return "length", None
+    if reason in ("tool_calls", "function_call"):
+        return "toolUse", None
+    return "error", f"Provider finish_reason: {reason}"
+
+
+REPARSE_ALWAYS_BELOW = 16_384
+"""Streamed tool arguments shorter than this are re-parsed on every delta (as pi does)."""
+
+
+class _CallState:
+    __slots__ = ("block", "args", "parts", "total", "parsed_len")
+
+    def __init__(self, block: ToolCall) -> None:
+        self.block = block
+        self.args = ""
+        self.parts: list[str] = []
+        self.total = 0
+        self.parsed_len = 0
+
+    def add(self, fragment: str) -> None:
+        """Append a fragment; re-parse the best-effort arguments unless that would make streaming quadratic.
+
+        Beyond 16 KB the partial view is refreshed when the text grew by max(8 KB, 5 %) since the last
+        parse, so a huge argument (a file write) costs O(n) overall; the final parse is always exact.
+        """
+        self.parts.append(fragment)
+        self.total += len(fragment)
+        grown = self.total - self.parsed_len
+        if self.total < REPARSE_ALWAYS_BELOW or grown >= max(8192, self.parsed_len // 20):
+            self.block.arguments = parse_streaming_json(self.text())
+            self.parsed_len = self.total
+
+    def text(self) -> str:
+        """The whole argument text received so far."""
+        if self.parts:
+            self.args += "".join(self.parts)
+            self.parts.clear()
+        return self.args
+
+
+class ChunkConsumer:
+    """Turns parsed chunks into block events on ``output`` (pi-reference §7.1 + module docstring rules)."""
+
+    def __init__(
+        self,
+        model: Model,
+        output: AssistantMessage,
+        stream: AssistantMessageEventStream,
+        max_tokens: int | None,
+    ) -> None:
+        self.model = model
+        self.output = output
+        self.stream = stream
+        self.max_tokens = max_tokens
+        self.text: TextContent | None = None
+        self.thinking: ThinkingContent | None = None
+        self.calls: list[_CallState] = []
+        self.by_index: dict[int, _CallState] = {}
+        self.by_id: dict[str, _CallState] = {}
+        self.active: _CallState | None = None
+        self.finish_reason: str | None = None
+        self.completion_tokens: int | None = None
+
+    def _index_of(self, block: Any) -> int:
+        for i, b in enumerate(self.output.content):
+            if b is block:
+                return i
+        return -1
+
+    def consume(self, chunk: Any) -> None:
+        if not isinstance(chunk, dict):
+            return
+        out = self.output
+        if chunk.get("error") is not None:
+            err = chunk["error"]
+            msg = err.get("message") if isinstance(err, dict) else None
+            raise ProviderStreamError(msg if isinstance(msg, str) and msg else json.dumps(err), err)
+        if not out.response_id and isinstance(chunk.get("id"), str) and chunk["id"]:
+            out.response_id = chunk["id"]
+        cm = chunk.get("model")
+        if isinstance(cm, str) and cm and cm != self.model.id and not out.response_model:
+            out.response_model = cm
+        if isinstance(chunk.get("usage"), dict):
+            self._set_usage(chunk["usage"])
+        choices = chunk.get("choices")
+        choice = (
+            choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+        )
+        if choice is None:
+            return
+        if not isinstance(chunk.get("usage"), dict) and isinstance(choice.get("usage"), dict):
+            self._set_usage(choice["usage"])
+        if choice.get("finish_reason"):
+            self.finish_reason = str(choice["finish_reason"])
+        delta = choice.get("delta")
+        if delta is None:
+            delta = choice.get("message")  # a non-streamed chat.completion answer
+        if isinstance(delta, dict):
+            self._delta(delta)
+
+    def _set_usage(self, raw: dict[str, Any]) -> None:
+        self.output.usage = parse_chunk_usage(raw, self.model)
+        self.completion_tokens = _int(raw.get("completion_tokens"))
+
+    def _delta(self, delta: dict[str, Any]) -> None:
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            self._text(content)
+        elif isinstance(content, list):  # Mistral typed parts
+            for part in content:
+                if not isinstance(part, dict):
+                    continue
+                if part.get("type") == "text" and isinstance(part.get("text"), str) and part["text"]:
+                    self._text(part["text"])
+                elif part.get("type") == "thinking":
+                    t = part.get("thinking")
+                    text = (
+                        t
+                        if isinstance(t, str)
+                        else "".join(
+                            p.get("text", "")
+                            for p in (t or [])
+                            if isinstance(p, dict) and isinstance(p.get("text"), str)
+                        )
+                    )
+                    if text:
+                        self._thinking(text, "reasoning_content")
+        for name in REASONING_FIELDS:
+            value = delta.get(name)
+            if isinstance(value, str) and value:
+                self._thinking(value, name)
+                break
+        tool_calls = delta.get("tool_calls")
+        if isinstance(tool_calls, list):
+            for tc in tool_calls:
+                if isinstance(tc, dict):
+                    self._tool_delta(tc)
+        details = delta.get("reasoning_details")
+        if isinstance(details, list):
+            for d in details:
+                if (
+                    isinstance(d, dict)
+                    and d.get("type") == "reasoning.encrypted"
+                    and d.get("id")
+                    and d.get("data")
+                ):
+                    state = self.by_id.get(d["id"])
+                    if state is not None:
+                        state.block.thought_signature = json.dumps(d)
+
+    def _text(self, text: str) -> None:
+        out = self.output
+        if self.text is None:
+            self.text = TextContent(text="")
+            out.content.append(self.text)
+            self.stream.push(TextStartEvent(content_index=len(out.content) - 1, partial=out))
+        self.text.text += text
+        self.stream.push(TextDeltaEvent(content_index=self._index_of(self.text), delta=text, partial=out))
+
+    def _thinking(self, text: str, field_name: str) -> None:
+        out = self.output
+        if self.thinking is None:
+            self.thinking = ThinkingContent(thinking="", thinking_signature=field_name)
+            out.content.append(self.thinking)
+            self.stream.push(ThinkingStartEvent(content_index=len(out.content) - 1, partial=out))
+        self.thinking.thinking += text
+        self.stream.push(
+            ThinkingDeltaEvent(content_index=self._index_of(self.thinking), delta=text, partial=out)
+        )
+
+    def _starts_new_call(self, state: _CallState, call_id: str, name: str, args: str) -> bool:
+        b = state.block
+        if call_id and b.id and call_id != b.id:
+            return True
+        if name and b.name and name != b.name:
+            return True
+        if args.lstrip().startswith("{") and state.text().strip():
+            try:
+                parse_json_with_repair(state.text())
+                return True
+            except (ValueError, RecursionError):
+                return False
+        return False
+
+    def _tool_delta(self, tc: dict[str, Any]) -> None:
+        raw_idx = tc.get("index")
+        idx = raw_idx if isinstance(raw_idx, int) and not isinstance(raw_idx, bool) else None
+        raw_id = tc.get("id")
+        call_id: str = raw_id if isinstance(raw_id, str) else ""
+        raw_fn = tc.get("function")
+        fn: dict[str, Any] = raw_fn if isinstance(raw_fn, dict) else {}
+        raw_name = fn.get("name")
+        name: str = raw_name if isinstance(raw_name, str) else ""
+        raw_args = fn.get("arguments")
+        args: str = (
+            raw_args if isinstance(raw_args, str) else (json.dumps(raw_args) if raw_args is not None else "")
+        )
+        state: _CallState | None = None
+        if call_id and call_id in self.by_id:
+            state = self.by_id[call_id]
+        elif idx is not None and idx in self.by_index:
+            state = self.by_index[idx]
+        elif idx is None or (not call_id and not name):
+            state = self.active
+        if state is not None and self._starts_new_call(state, call_id, name, args):
+            state = None
+        out = self.output
+        if state is None:
+            state = _CallState(ToolCall(id=call_id, name=name, arguments={}))
+            self.calls.append(state)
+            out.content.append(state.block)
+            self.stream.push(ToolCallStartEvent(content_index=len(out.content) - 1, partial=out))
+        if idx is not None:
+            self.by_index[idx] = state
+        if call_id:
+            if not state.block.id:
+                state.block.id = call_id
+            self.by_id.setdefault(call_id, state)
+        if name and not state.block.name:
+            state.block.name = name
+        self.active = state
+        if args:
+            state.add(args)
+        self.stream.push(
+            ToolCallDeltaEvent(content_index=self._index_of(state.block), delta=args, partial=out)
+        )
+
+    def finish(self) -> None:
+        """Map the stop reason, finalise tool calls (ids, diagnostics) and push every ``*_end`` in block order."""
+        out = self.output
+        stop, err = map_finish_reason(self.finish_reason)
+        truncated = self.finish_reason == "length" or (
+            self.max_tokens is not None
+            and self.completion_tokens is not None
+            and self.completion_tokens >= self.max_tokens > 0
+        )
+        if truncated and stop != "error":
+            stop = "length"
+        elif stop == "stop" and self.calls:
+            stop = "toolUse"  # Ollama & co. say "stop" next to tool calls
+        out.stop_reason = stop  # type: ignore[assignment]
+        if err:
+            out.error_message = err
+        for n, state in enumerate(self.calls):
+            b = state.block
+            if not b.id:
+                b.id = f"call_{uuid.uuid4().hex[:24]}"
+            full = state.text()
+            b.arguments = parse_streaming_json(full)
+            reason: str | None = None
+            if full.strip():
+                try:
+                    parsed = parse_json_with_repair(full)
+                    if not isinstance(parsed, dict):
+                        reason = "invalid_json"
+                except (ValueError, RecursionError):
+                    reason = "truncated" if truncated else "invalid_json"
+            if reason is None and truncated and n == len(self.calls) - 1:
+                reason = "truncated"
+            if reason is not None:
+                add_diagnostic(out, "tool_call_arguments_invalid", {"toolCallId": b.id, "reason": reason})
+        for i, block in enumerate(out.content):
+            if isinstance(block, TextContent):
+                self.stream.push(TextEndEvent(content_index=i, content=block.text, partial=out))
+            elif isinstance(block, ThinkingContent):
+                self.stream.push(ThinkingEndEvent(content_index=i, content=block.thinking, partial=out))
+            elif isinstance(block, ToolCall):
+                self.stream.push(ToolCallEndEvent(content_index=i, tool_call=block, partial=out))
+
+
+def openrouter_error_detail(exc: BaseException) -> str | None:
+    err = getattr(exc, "error", None)
+    if isinstance(err, dict):
+        meta = err.get("metadata")
+        if isinstance(meta, dict) and meta.get("raw"):
+            return str(meta["raw"])
+    return None
