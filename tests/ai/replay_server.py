@@ -139,6 +139,7 @@ class ReplayServer:
         self.disconnects: list[float] = []
         self.default: ReplayResponse | None = None
         self._queue: deque[ReplayResponse] = deque()
+        self._handlers: set[asyncio.Task[None]] = set()
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.base_events.Server | None = None
         self._stop: asyncio.Event | None = None
@@ -183,9 +184,22 @@ class ReplayServer:
         self._ready.set()
         await self._stop.wait()
         self._server.close()
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
         await self._server.wait_closed()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+        try:
+            await self._serve(reader, writer)
+        except asyncio.CancelledError:
+            writer.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
