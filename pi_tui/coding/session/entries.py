@@ -16,7 +16,7 @@ import secrets
 import uuid
 from collections.abc import Container
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import ConfigDict, Field, ValidationError, field_serializer, field_validator
 
@@ -90,16 +90,26 @@ class SessionEntryBase(PiModel):
     parent_id: str | None = None
     timestamp: str = Field(default_factory=iso_now)
 
+    @classmethod
+    def new(cls, **fields: Any) -> Self:
+        """Build an entry in code: ``None`` values other than ``parent_id`` are left out (pi's ``undefined``)."""
+        return cls(**{k: v for k, v in fields.items() if v is not None or k == "parent_id"})
+
     def to_json_dict(self) -> dict[str, Any]:
-        """pi's JSON form: camelCase, ``None`` fields omitted except ``parentId`` (always present)."""
-        data = self.model_dump(mode="json", by_alias=True, exclude_none=True)
-        ordered: dict[str, Any] = {
-            "type": data.pop("type"),
-            "id": data.pop("id"),
-            "parentId": self.parent_id,
-            "timestamp": data.pop("timestamp"),
-        }
+        """pi's JSON form: camelCase; exactly the fields that were set (a loaded entry writes back what it read,
+        explicit ``null`` included), plus ``type``, ``id``, ``parentId`` (always, ``null`` for a root) and
+        ``timestamp``."""
+        data = self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        data.pop("type", None)
+        data.pop("id", None)
         data.pop("parentId", None)
+        data.pop("timestamp", None)
+        ordered: dict[str, Any] = {
+            "type": self.type,
+            "id": self.id,
+            "parentId": self.parent_id,
+            "timestamp": self.timestamp,
+        }
         ordered.update(data)
         return ordered
 

@@ -392,18 +392,22 @@ class SessionManager:
         """Append a ``message`` entry. UI-only roles (notification/artifact) go to a custom entry instead."""
         if message_role(message) in UI_ROLES:
             return self.append_ui_message(message)
-        return self._append_entry(MessageEntry(id=self._new_id(), parent_id=self._leaf_id, message=message))
+        return self._append_entry(
+            MessageEntry.new(id=self._new_id(), parent_id=self._leaf_id, message=message)
+        )
 
     def append_thinking_level_change(self, thinking_level: str) -> str:
         return self._append_entry(
-            ThinkingLevelChangeEntry(
+            ThinkingLevelChangeEntry.new(
                 id=self._new_id(), parent_id=self._leaf_id, thinking_level=thinking_level
             )
         )
 
     def append_model_change(self, provider: str, model_id: str) -> str:
         return self._append_entry(
-            ModelChangeEntry(id=self._new_id(), parent_id=self._leaf_id, provider=provider, model_id=model_id)
+            ModelChangeEntry.new(
+                id=self._new_id(), parent_id=self._leaf_id, provider=provider, model_id=model_id
+            )
         )
 
     def append_compaction(
@@ -415,7 +419,7 @@ class SessionManager:
         from_hook: bool | None = None,
     ) -> str:
         return self._append_entry(
-            CompactionEntry(
+            CompactionEntry.new(
                 id=self._new_id(),
                 parent_id=self._leaf_id,
                 summary=summary,
@@ -429,7 +433,7 @@ class SessionManager:
     def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
         """Extension/app state; never in the LLM context."""
         return self._append_entry(
-            CustomEntry(id=self._new_id(), parent_id=self._leaf_id, custom_type=custom_type, data=data)
+            CustomEntry.new(id=self._new_id(), parent_id=self._leaf_id, custom_type=custom_type, data=data)
         )
 
     def append_custom_message_entry(
@@ -437,7 +441,7 @@ class SessionManager:
     ) -> str:
         """A custom message that IS part of the LLM context (role ``custom``)."""
         return self._append_entry(
-            CustomMessageEntry(
+            CustomMessageEntry.new(
                 id=self._new_id(),
                 parent_id=self._leaf_id,
                 custom_type=custom_type,
@@ -490,13 +494,15 @@ class SessionManager:
         if target_id not in self._by_id:
             raise EntryNotFoundError(target_id)
         return self._append_entry(
-            LabelEntry(id=self._new_id(), parent_id=self._leaf_id, target_id=target_id, label=label or None)
+            LabelEntry.new(
+                id=self._new_id(), parent_id=self._leaf_id, target_id=target_id, label=label or None
+            )
         )
 
     def append_session_info(self, name: str) -> str:
         """Set the session name (trimmed; empty clears it)."""
         return self._append_entry(
-            SessionInfoEntry(id=self._new_id(), parent_id=self._leaf_id, name=name.strip())
+            SessionInfoEntry.new(id=self._new_id(), parent_id=self._leaf_id, name=name.strip())
         )
 
     # ------------------------------------------------------------------ branching
@@ -519,7 +525,7 @@ class SessionManager:
             raise EntryNotFoundError(branch_from_id)
         self._leaf_id = branch_from_id
         return self._append_entry(
-            BranchSummaryEntry(
+            BranchSummaryEntry.new(
                 id=self._new_id(),
                 parent_id=branch_from_id,
                 from_id=branch_from_id if branch_from_id is not None else "root",
@@ -550,7 +556,7 @@ class SessionManager:
             label = self._labels.get(entry.id)
             if label is None:
                 continue
-            label_entry = LabelEntry(
+            label_entry = LabelEntry.new(
                 id=generate_entry_id(used),
                 parent_id=parent_id,
                 timestamp=self._label_timestamps.get(entry.id, iso_now()),

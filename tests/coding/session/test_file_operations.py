@@ -209,12 +209,22 @@ def test_unknown_fields_and_entry_types_round_trip(tmp_path: Path) -> None:
                 "timestamp": 4,
             },
         },
+        {
+            "type": "compaction",
+            "id": "f0000004",
+            "parentId": "f0000003",
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "summary": "s",
+            "firstKeptEntryId": "f0000002",
+            "tokensBefore": 7,
+            "details": None,
+        },
     ]
     with open(path, "a", encoding="utf-8") as handle:
         for obj in extra:
             handle.write(json.dumps(obj) + "\n")
     reopened = SessionManager.open(path)
-    dumped = [entry.to_json_dict() for entry in reopened.get_entries()[-3:]]
+    dumped = [entry.to_json_dict() for entry in reopened.get_entries()[-4:]]
     assert dumped == extra
     assert reopened.warnings == []
 
