@@ -120,7 +120,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         self._pending_bash: list[BashExecutionMessage] = []
         self._bash_abort: AbortController | None = None
         self._last_assistant: AssistantMessage | None = None
-        self._pending_artifacts: list[ArtifactMessage] = []
+        self._call_artifacts: dict[str, list[ArtifactMessage]] = {}
         self._follow_on: asyncio.Task[None] | None = None
         self.all_tools: dict[str, AgentTool] = {t.name: t for t in agent.state.tools}
         self.startup_warnings: list[str] = []
@@ -226,15 +226,20 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         if kind == "message_start" and message_role(event.message) == "user":
             self._overflow_attempted = False
             self._dequeue_text(message_text(event.message))
-        artifacts: list[ArtifactMessage] = []
-        if kind == "message_end" and message_role(event.message) == "toolResult":
-            artifacts = self._take_artifacts(event.message)
+        elif kind == "tool_execution_end":
+            artifacts = self._take_artifacts(event.result)
+            if artifacts:
+                self._call_artifacts[event.tool_call_id] = artifacts
+        elif kind in ("message_start", "message_end") and message_role(event.message) == "toolResult":
+            self._strip_artifacts(event.message)
         self._emit(event)
         if kind == "message_end":
             self._on_message_end(event.message)
-            for artifact in artifacts:
-                self._append_ui_message(artifact)
+            if message_role(event.message) == "toolResult":
+                for artifact in self._call_artifacts.pop(event.message.tool_call_id, []):
+                    self._append_ui_message(artifact)
         elif kind == "agent_end":
+            self._call_artifacts.clear()
             self._on_agent_end()
 
     def _dequeue_text(self, text: str) -> None:
@@ -249,15 +254,27 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
     def _emit_queue_update(self) -> None:
         self._emit(QueueUpdateEvent(steering=list(self._steering_texts), follow_up=list(self._follow_up_texts)))
 
-    def _take_artifacts(self, message: Any) -> list[ArtifactMessage]:
-        details = getattr(message, "details", None)
+    @staticmethod
+    def _take_artifacts(holder: Any) -> list[ArtifactMessage]:
+        """Remove ``details["artifacts"]`` from a tool result (details left empty become None)."""
+        details = getattr(holder, "details", None)
         if not isinstance(details, dict) or "artifacts" not in details:
             return []
         raw = details.pop("artifacts")
         if not details:
-            message.details = None
+            holder.details = None
         items = raw if isinstance(raw, list) else [raw]
         return [a for a in (_artifact_from(item) for item in items) if a is not None]
+
+    def _strip_artifacts(self, message: Any) -> None:
+        call_id = getattr(message, "tool_call_id", None)
+        details = getattr(message, "details", None)
+        if isinstance(details, dict) and "artifacts" in details:
+            found = self._take_artifacts(message)
+            if found and isinstance(call_id, str) and call_id not in self._call_artifacts:
+                self._call_artifacts[call_id] = found
+        elif call_id in self._call_artifacts and details == {}:
+            message.details = None
 
     def _on_message_end(self, message: Any) -> None:
         role = message_role(message)
