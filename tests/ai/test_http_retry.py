@@ -255,3 +255,12 @@ async def test_hooks_payload_replacement_response_callback_and_surrogates(
     assert sent["messages"] == [{"role": "user", "content": "replaced  text"}]
     assert sent["extra_field"] == 1
     assert seen[0]["status"] == 200 and seen[0]["headers"]["x-test"] == "1"
+
+
+@pytest.mark.anyio
+async def test_bad_url_scheme_is_not_retried(waits: list[float]) -> None:
+    model = Model(id="m", api="openai-completions", provider="openai", base_url="ftp://example.invalid/v1")
+    result = await _complete(model)
+    assert waits == []
+    assert result.stop_reason == "error"
+    assert result.error_message is not None and result.error_message.startswith("Connection error")

@@ -384,6 +384,8 @@ async def open_sse(
                 except httpx.TimeoutException as exc:
                     error: Exception = ProviderConnectionError(f"Request timed out ({type(exc).__name__})")
                     response = None
+                except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.ProxyError) as exc:
+                    raise ProviderConnectionError(f"Connection error: {exc or type(exc).__name__}") from exc
                 except (httpx.TransportError, OSError) as exc:
                     error = ProviderConnectionError(f"Connection error: {exc or type(exc).__name__}")
                     response = None
