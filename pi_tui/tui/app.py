@@ -46,7 +46,8 @@ class PiApp(SlashActions, AppActions, App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
 
     ``cwd_label``/``branch`` fix the footer's location text (deterministic snapshots); ``probe_local`` turns
-    the localhost server probe on; ``spin`` turns the spinner on; ``show_timing=False`` hides elapsed times.
+    the localhost server probe on; ``spin`` turns the spinner on; ``show_timing=False`` hides elapsed times;
+    ``agent_dir_label`` replaces the agent directory shown in the offline notice.
     """
 
     TITLE = "π"
@@ -76,6 +77,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         escape_delay: float = 0.05,
         hide_thinking: bool = False,
         show_timing: bool = True,
+        agent_dir_label: str | None = None,
     ) -> None:
         super().__init__()
         self.session: Any = session
@@ -98,6 +100,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._last_clear = 0.0
         self._unsubscribe: Callable[[], None] | None = None
         self.session_ready = False
+        self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
         self._ui_ready = False
 
@@ -256,7 +259,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         if offline:
             from pi_tui.coding.config.paths import get_agent_dir
 
-            self.header_widget.set_notice(offline_notice(cwd_display(str(get_agent_dir()))))
+            label = self.agent_dir_label or cwd_display(str(get_agent_dir()))
+            self.header_widget.set_notice(offline_notice(label))
         else:
             self.header_widget.set_notice(None)
 

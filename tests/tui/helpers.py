@@ -30,6 +30,17 @@ def make_session(cwd: Path, steps: list[Any] | None = None, reasoning: bool = Fa
     return session, faux
 
 
+SNAPSHOT_CWD = Path("/tmp/pi-tui-snapshot-cwd")
+
+
+def snapshot_session(steps: list[Any] | None = None, reasoning: bool = False) -> tuple[Any, FauxProvider]:
+    """A faux session with a fixed cwd and system prompt, so token figures are the same on every run."""
+    SNAPSHOT_CWD.mkdir(parents=True, exist_ok=True)
+    session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning)
+    session.agent.state.system_prompt = "You are a helpful coding assistant (snapshot test)."
+    return session, faux
+
+
 def offline_session(cwd: Path) -> Any:
     """The session exactly as ``pi-tui`` builds it with no keys (the built-in offline model)."""
     return create_agent_session(str(cwd), no_session=True)
@@ -38,7 +49,7 @@ def offline_session(cwd: Path) -> Any:
 def make_app(session: Any = None, theme: str = "dark", **kwargs: Any) -> PiApp:
     """A deterministic app: fixed cwd label and branch, no spinner, no timing text, no network probe."""
     opts: dict[str, Any] = dict(cwd_label=CWD_LABEL, branch="main", probe_local=False, spin=False,
-                                show_timing=False, escape_delay=0.0)
+                                show_timing=False, escape_delay=0.0, agent_dir_label="~/.pi-tui/agent")
     opts.update(kwargs)
     return PiApp(session=session, theme=theme, **opts)
 

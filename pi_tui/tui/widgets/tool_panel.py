@@ -30,7 +30,7 @@ STATUS_LABEL = {"pending": "queued", "queued": "queued", "running": "running", "
 def elapsed_text(item: ToolItem, show_timing: bool = True) -> str:
     """``1.2s`` / ``—`` for a call that has not started (``…`` when timing is hidden, e.g. snapshots)."""
     if not show_timing:
-        return "…" if item.status == "running" else ("—" if item.started_at is None else "✓")
+        return "…" if item.status == "running" else ""
     e = item.elapsed
     return "—" if e is None else f"{e:.1f}s"
 
@@ -41,7 +41,8 @@ def row_text(item: ToolItem, theme: PiTheme, width: int = 60, show_timing: bool 
     style = {"done": theme.fg("success"), "error": theme.fg("error"), "blocked": theme.fg("error"),
              "running": theme.fg("accent")}.get(status, theme.fg("muted"))
     label = STATUS_LABEL[status]
-    args = tool_format.short_args(item.args, max(10, width - 28))
+    limit = max(10, width - 30)
+    args = tool_format.short_args(item.args, limit).ljust(limit)
     return Text.assemble((f"{STATUS_ICON[status]} {label:<8}", style), (f"{item.name:<6} ", "bold"),
                          (args, theme.fg("muted")), ("  " + elapsed_text(item, show_timing), theme.fg("dim")))
 
@@ -52,7 +53,7 @@ class ToolPanel(Vertical):
     DEFAULT_CSS = """
     ToolPanel { width: 45%; min-width: 40; border-left: vkey $border; display: none; }
     ToolPanel > #tool-title { height: 1; padding: 0 1; text-style: bold; }
-    ToolPanel > OptionList { height: 1fr; max-height: 50%; border: none; }
+    ToolPanel > OptionList, ToolPanel > OptionList:focus { height: 1fr; max-height: 50%; border: none; }
     ToolPanel > VerticalScroll { height: 1fr; padding: 0 1; }
     """
 
@@ -88,7 +89,7 @@ class ToolPanel(Vertical):
         if not self.display or not self.is_mounted:
             return
         ol = self.option_list
-        width = max(30, self.size.width - 2)
+        width = max(30, (self.size.width or int(self.app.size.width * 0.45)) - 4)
         highlighted = ol.highlighted
         ol.clear_options()
         ol.add_options([Option(row_text(c, self.pi_theme, width, self.show_timing), id=c.tool_call_id) for c in self.calls])
