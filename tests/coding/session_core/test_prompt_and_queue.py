@@ -54,17 +54,17 @@ async def test_tool_turn_waits_for_follow_up_response(tmp_path: Path, faux: Faux
 
 
 async def test_prompt_while_streaming_needs_streaming_behavior(tmp_path: Path, faux: FauxProvider) -> None:
-    gate = asyncio.Event()
+    gate, in_call = asyncio.Event(), asyncio.Event()
 
     async def slow(context: Any, options: Any, state: Any, model: Any) -> Any:
+        in_call.set()
         await gate.wait()
         return faux_assistant_message("first")
 
     faux.set_responses([slow, faux_assistant_message("steered"), faux_assistant_message("followed")])
     session = make_session(tmp_path, faux.get_model())
     run = asyncio.create_task(session.prompt("one"))
-    while not session.is_streaming:
-        await asyncio.sleep(0)
+    await in_call.wait()
     with pytest.raises(RuntimeError, match="Specify streamingBehavior"):
         await session.prompt("two")
     await session.prompt("two", streaming_behavior="followUp")
@@ -110,9 +110,10 @@ async def test_queue_update_precedes_user_message_start(tmp_path: Path, faux: Fa
 
 
 async def test_follow_up_only_after_run_and_clear_queue(tmp_path: Path, faux: FauxProvider) -> None:
-    gate = asyncio.Event()
+    gate, in_call = asyncio.Event(), asyncio.Event()
 
     async def slow(context: Any, options: Any, state: Any, model: Any) -> Any:
+        in_call.set()
         await gate.wait()
         return faux_assistant_message("first")
 
@@ -120,8 +121,7 @@ async def test_follow_up_only_after_run_and_clear_queue(tmp_path: Path, faux: Fa
     session = make_session(tmp_path, faux.get_model())
     rec = Recorder(session)
     run = asyncio.create_task(session.prompt("one"))
-    while not session.is_streaming:
-        await asyncio.sleep(0)
+    await in_call.wait()
     await session.follow_up("later")
     await session.steer("now")
     assert session.clear_queue() == (["now"], ["later"])
