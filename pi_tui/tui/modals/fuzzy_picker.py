@@ -47,8 +47,8 @@ class FuzzyPicker(ModalScreen[Any]):
         width: 80%; max-width: 100; height: 70%; border: round $border; background: $surface; padding: 0 1;
     }
     FuzzyPicker #picker-title { height: 1; text-style: bold; }
-    FuzzyPicker Input { border: none; height: 1; padding: 0; }
-    FuzzyPicker OptionList { height: 1fr; border: none; }
+    FuzzyPicker Input, FuzzyPicker Input:focus { border: none; height: 1; padding: 0 1; }
+    FuzzyPicker OptionList, FuzzyPicker OptionList:focus { height: 1fr; border: none; }
     FuzzyPicker #picker-hint { height: 1; color: $text-muted; }
     """
 

@@ -351,10 +351,10 @@ class NoticeItem(TranscriptItem):
 
 
 class ArtifactItem(TranscriptItem):
-    """An artifact card: title, kind, and content (collapsed to 8 lines; click/Enter/Ctrl+O expands)."""
+    """An artifact card: title, kind, and content (collapsed to 12 lines; click/Enter/Ctrl+O expands)."""
 
     clickable = True
-    COLLAPSED = 8
+    COLLAPSED = 12
 
     def __init__(self, title: str, kind: str, content: str, language: str | None = None,
                  path: str | None = None) -> None:

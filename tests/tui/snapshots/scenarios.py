@@ -25,6 +25,7 @@ from pi_tui.ai.events import TextDeltaEvent
 from pi_tui.ai.providers.faux import faux_assistant_message, faux_text, faux_thinking, faux_tool_call
 from pi_tui.ai.types import TextContent, UserMessage
 from pi_tui.coding.session_events import QueueUpdateEvent
+from pi_tui.tui.local_probe import models_from_listing
 from tests.tui.helpers import SNAPSHOT_CWD, make_app, offline_session, settle, snapshot_session, wait_until
 
 Driver = Callable[[Any], Awaitable[None]]
@@ -137,17 +138,19 @@ def build_queue() -> Scenario:
     return app, drive, SIZE
 
 
-DIFF = """--- a/src/app.py
-+++ b/src/app.py
-@@ -1,5 +1,6 @@
- import os
--import sys
-+import sys, json
- 
- def main():
--    print("hi")
-+    data = json.loads(os.environ.get("CFG", "{}"))
-+    print("hi", data)"""
+DIFF = "\n".join([
+    "--- a/src/app.py",
+    "+++ b/src/app.py",
+    "@@ -1,5 +1,6 @@",
+    " import os",
+    "-import sys",
+    "+import sys, json",
+    " ",
+    " def main():",
+    '-    print("hi")',
+    '+    data = json.loads(os.environ.get("CFG", "{}"))',
+    '+    print("hi", data)',
+])
 
 
 def build_notification_artifact() -> Scenario:
@@ -184,6 +187,10 @@ def build_error_reply() -> Scenario:
 def build_model_picker() -> Scenario:
     session, _ = snapshot_session()
     app = make_app(session)
+
+    # What the startup probe returns when an Ollama server lists two models (same parsing code).
+    app.local_models = models_from_listing("ollama", "http://127.0.0.1:11434/v1",
+                                           {"data": [{"id": "qwen2.5-coder:7b"}, {"id": "llama3.2:3b"}]})
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
