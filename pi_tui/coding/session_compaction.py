@@ -98,6 +98,14 @@ class CompactionMixin:
 
     # ------------------------------------------------------------------ helpers
 
+    def _branch_without_ui(self) -> list[Any]:
+        """The current branch without pi-tui's UI-only ``custom`` entries (they never count for compaction)."""
+        return [
+            e
+            for e in self.session_manager.get_branch()
+            if not (e.type == "custom" and str(getattr(e, "custom_type", "")).startswith("pi-tui."))
+        ]
+
     def _latest_compaction_ms(self) -> int | None:
         for entry in reversed(self.session_manager.get_branch()):
             if entry.type == "compaction":
@@ -197,7 +205,7 @@ class CompactionMixin:
         api_key = self.models.get_api_key(model)
         if not self.models.has_auth(model):
             raise CompactionError(f"No API key found for {model.provider}")
-        branch = self.session_manager.get_branch()
+        branch = self._branch_without_ui()
         context = self.session_manager.build_session_context()
         preparation = prepare_compaction(branch, self.settings.compaction, context.messages)
         if preparation is None or (not preparation.messages_to_summarize and not preparation.turn_prefix_messages):
@@ -225,8 +233,12 @@ class CompactionMixin:
         return result
 
     async def _run_auto_compaction(self, reason: str, will_retry: bool, resume: bool = False) -> None:
+        """Compact automatically, then continue the run when it was cut short (``resume``), when the
+        overflowed request should be retried (``will_retry``, only after a successful compaction) or when
+        messages are queued."""
         self._emit(CompactionStartEvent(reason=reason))  # type: ignore[arg-type]
         self._compacting = True
+        compacted = False
         try:
             try:
                 result = await self._summarise(None)
@@ -234,11 +246,12 @@ class CompactionMixin:
                 result = None  # missing model/auth: silent, as in pi
             if result is None:
                 self._emit(CompactionEndEvent(reason=reason))  # type: ignore[arg-type]
-                return
-            self._emit(
-                CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
-            )
-            self.notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
+            else:
+                compacted = True
+                self._emit(
+                    CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
+                )
+                self.notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
         except asyncio.CancelledError:
             self._emit(CompactionEndEvent(reason=reason, aborted=True))  # type: ignore[arg-type]
             return
@@ -246,12 +259,12 @@ class CompactionMixin:
             prefix = "Context overflow recovery failed" if reason == "overflow" else "Auto-compaction failed"
             self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {exc}"))  # type: ignore[arg-type]
             self.notify("error", f"{prefix}: {exc}")
-            return
         finally:
             self._compacting = False
-        if will_retry:
+        retry = will_retry and compacted
+        if retry:
             self._drop_trailing_error()
-        if will_retry or resume or self.agent.has_queued_messages():
+        if retry or resume or self.agent.has_queued_messages():
             await self._sleep(CONTINUE_DELAY_S)
             await self.agent.wait_for_idle()
             try:
@@ -273,7 +286,7 @@ class CompactionMixin:
         self._emit(CompactionStartEvent(reason="manual"))
         self._compacting = True
         try:
-            branch = self.session_manager.get_branch()
+            branch = self._branch_without_ui()
             if branch and branch[-1].type == "compaction":
                 raise CompactionError("Already compacted")
             result = await self._summarise(custom_instructions)
