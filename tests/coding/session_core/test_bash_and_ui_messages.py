@@ -71,9 +71,10 @@ async def test_bash_deferred_while_streaming_and_flushed_before_next_prompt(tmp_
 
 async def test_abort_bash_cancels(tmp_path: Path, faux: FauxProvider) -> None:
     session = make_session(tmp_path, faux.get_model())
-    task = asyncio.create_task(session.execute_bash("sleep 20"))
-    while not session.is_bash_running:
-        await asyncio.sleep(0.01)  # noqa: ASYNC110 - the flag is set synchronously when the run starts
+    started = asyncio.Event()
+    task = asyncio.create_task(session.execute_bash("echo started; sleep 20", on_chunk=lambda _c: started.set()))
+    await asyncio.wait_for(started.wait(), 10)
+    assert session.is_bash_running
     session.abort_bash()
     result = await asyncio.wait_for(task, 10)
     assert result.cancelled and result.exit_code is None
