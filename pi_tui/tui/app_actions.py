@@ -231,8 +231,12 @@ class AppActions(_Base):
         panel = self.tool_panel
         panel.display = not panel.display
         if panel.display:
-            panel.update_calls()
-            panel.option_list.focus()
+
+            async def show() -> None:
+                await panel.build()
+                panel.option_list.focus()
+
+            self.run_worker(show(), group="tool-panel")
         else:
             self.prompt_input.focus()
 

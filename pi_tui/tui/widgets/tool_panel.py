@@ -61,14 +61,21 @@ class ToolPanel(Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.pi_theme = theme
         self.show_timing = show_timing
+        self._built = False
         self.calls: list[ToolItem] = []
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("Tool calls (↑/↓ select, F2 close)", id="tool-title")
-        yield OptionList(id="tool-list")
-        with VerticalScroll(id="tool-detail-scroll"):
-            yield Static("", id="tool-detail")
+        return iter(())  # children are mounted on first show (keeps the first paint cheap)
+
+    async def build(self) -> None:
+        """Mount the list and detail pane (once), then fill them."""
+        if not self._built:
+            self._built = True
+            await self.mount(Static("Tool calls (↑/↓ select, F2 close)", id="tool-title"),
+                             OptionList(id="tool-list"),
+                             VerticalScroll(Static("", id="tool-detail"), id="tool-detail-scroll"))
+        self.update_calls()
 
     @property
     def option_list(self) -> OptionList:
@@ -86,7 +93,7 @@ class ToolPanel(Vertical):
 
     def update_calls(self) -> None:
         """Re-draw rows and details (cheap; only when shown)."""
-        if not self.display or not self.is_mounted:
+        if not self.display or not self._built or not self.is_mounted:
             return
         ol = self.option_list
         width = max(30, (self.size.width or int(self.app.size.width * 0.45)) - 4)
@@ -106,7 +113,7 @@ class ToolPanel(Vertical):
 
     def selected(self) -> ToolItem | None:
         """The highlighted call."""
-        if not self.is_mounted:
+        if not self._built:
             return None
         i = self.option_list.highlighted
         return self.calls[i] if i is not None and 0 <= i < len(self.calls) else None

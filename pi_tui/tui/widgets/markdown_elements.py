@@ -1,0 +1,142 @@
+"""Rich elements and styles for pi's Markdown look, imported lazily (rich.markdown and pygments cost ~25 ms).
+
+``syntax_theme``/``rich_theme`` build Rich styles from the pi tokens; ``PiHeading`` keeps the ``#`` marks;
+``PiCodeBlock`` draws ```` ```lang ```` border lines around indented, highlighted code (pi-reference §3.15).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pygments.token import (
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Token,
+)
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.markdown import CodeBlock, Heading, Markdown, MarkdownContext, MarkdownElement
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import ANSISyntaxTheme, Syntax
+from rich.text import Text
+from rich.theme import Theme as RichTheme
+
+from pi_tui.tui.theme_loader import PiTheme
+
+CODE_INDENT = "  "  # settings markdown.codeBlockIndent default (pi-reference §3.16)
+
+
+def syntax_theme(theme: PiTheme) -> ANSISyntaxTheme:
+    """A Rich syntax theme from the nine ``syntax*`` tokens."""
+    fg = theme.fg
+    return ANSISyntaxTheme(
+        {
+            Token: fg("mdCodeBlock"),
+            Comment: fg("syntaxComment", italic=True),
+            Keyword: fg("syntaxKeyword"),
+            Keyword.Type: fg("syntaxType"),
+            Name: fg("syntaxVariable"),
+            Name.Function: fg("syntaxFunction"),
+            Name.Class: fg("syntaxType"),
+            Name.Builtin: fg("syntaxFunction"),
+            Name.Decorator: fg("syntaxFunction"),
+            String: fg("syntaxString"),
+            Number: fg("syntaxNumber"),
+            Operator: fg("syntaxOperator"),
+            Operator.Word: fg("syntaxKeyword"),
+            Punctuation: fg("syntaxPunctuation"),
+        }
+    )
+
+
+def rich_theme(theme: PiTheme) -> RichTheme:
+    """Rich style names used by ``rich.markdown`` mapped to pi's markdown tokens."""
+    fg = theme.fg
+    styles: dict[str, Style] = {
+        "markdown.code": fg("mdCode"),
+        "markdown.code_block": fg("mdCodeBlock"),
+        "markdown.block_quote": fg("mdQuote", italic=True),
+        "markdown.hr": fg("mdHr"),
+        "markdown.item.bullet": fg("mdListBullet"),
+        "markdown.item.number": fg("mdListBullet"),
+        "markdown.link": fg("mdLink", underline=True),
+        "markdown.link_url": fg("mdLinkUrl"),
+        "markdown.table.border": fg("mdCodeBlockBorder"),
+        "markdown.table.header": fg("mdHeading", bold=True),
+        "markdown.em": Style(italic=True),
+        "markdown.strong": Style(bold=True),
+        "markdown.s": Style(strike=True),
+        "markdown.paragraph": Style(),
+        "markdown.text": Style(),
+    }
+    for level in range(1, 7):
+        styles[f"markdown.h{level}"] = fg("mdHeading", bold=True, underline=level == 1)
+    return RichTheme(styles, inherit=True)
+
+
+class PiHeading(Heading):
+    """``## Title`` in ``mdHeading`` (pi keeps the hashes, left aligned)."""
+
+    def on_enter(self, context: MarkdownContext) -> None:
+        super().on_enter(context)
+        self.text.append("#" * int(self.tag[1:]) + " ")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = self.text.copy()
+        text.justify = "left"
+        yield text
+
+
+class PiCodeBlock(CodeBlock):
+    """A fenced code block between dim ```` ``` ```` border lines, code indented and highlighted."""
+
+    border_style: ClassVar[Style] = Style()
+    pi_syntax_theme: ClassVar[ANSISyntaxTheme | None] = None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text).rstrip("\n")
+        lang = "" if self.lexer_name == "text" else self.lexer_name
+        yield Text("```" + lang, style=self.border_style)
+        theme: Any = self.pi_syntax_theme or self.theme
+        syntax = Syntax(code, self.lexer_name, theme=theme, word_wrap=True, padding=0, background_color="default")
+        yield _Indent(syntax, len(CODE_INDENT))
+        yield Text("```", style=self.border_style)
+
+
+class _Indent:
+    """Render ``inner`` indented by ``n`` columns (cheaper than ``Padding``, no background)."""
+
+    def __init__(self, inner: RenderableType, n: int) -> None:
+        self.inner, self.n = inner, n
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(1, options.max_width - self.n)
+        lines = console.render_lines(self.inner, options.update(width=width), pad=False)
+        pad = Segment(" " * self.n)
+        new_line = Segment.line()
+        for line in lines:
+            yield pad
+            yield from line
+            yield new_line
+
+
+def make_markdown_class(theme: PiTheme, syntax: ANSISyntaxTheme) -> type[Markdown]:
+    """A ``Markdown`` subclass using ``PiHeading`` and a ``PiCodeBlock`` bound to this theme."""
+    code_cls = type("ThemedCode", (PiCodeBlock,), {
+        "border_style": theme.fg("mdCodeBlockBorder"), "pi_syntax_theme": syntax})
+    elements: dict[str, type[MarkdownElement]] = dict(Markdown.elements)
+    elements.update({"heading_open": PiHeading, "fence": code_cls, "code_block": code_cls})
+    return type("PiMarkdown", (Markdown,), {"elements": elements})
+
+
+def syntax_renderable(code: str, language: str | None, theme: ANSISyntaxTheme) -> RenderableType:
+    """Highlighted code without borders."""
+    return Syntax(code, language or "text", theme=theme, word_wrap=True, background_color="default")
+
+
+__all__ = ["make_markdown_class", "rich_theme", "syntax_renderable", "syntax_theme"]
