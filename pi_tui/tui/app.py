@@ -94,6 +94,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.theme_warning: str | None = None
         self.pi_theme = self._load_theme(theme or os.environ.get("PI_TUI_THEME") or "dark")
         self.ctx = RenderContext(self.pi_theme, hide_thinking=hide_thinking, show_timing=show_timing)
+        self._apply_textual_theme()  # before the first style pass (switching later restyles everything)
         self.view = SessionView(self)
         self.working = False
         self.local_models: list[Any] = []
@@ -135,7 +136,6 @@ class PiApp(SlashActions, AppActions, App[int]):
 
     def on_mount(self) -> None:
         self._ui_ready = True
-        self._apply_textual_theme()
         self.prompt_input.focus()
         self.update_prompt_mode()
         self.refresh_footer()

@@ -21,8 +21,6 @@ from rich.style import Style
 from textual.theme import BUILTIN_THEMES
 from textual.theme import Theme as TextualTheme
 
-from pi_tui.coding.config.paths import get_agent_dir
-
 TOKENS: tuple[str, ...] = (
     # Core UI (11)
     "accent", "border", "borderAccent", "borderMuted", "success", "error", "warning", "muted", "dim", "text",
@@ -158,6 +156,8 @@ def load_theme_file(path: Path) -> PiTheme:
 
 def agent_dir() -> Path:
     """The user's agent directory (``pi_tui.coding.config.paths.get_agent_dir``: ``$PI_TUI_DIR`` or default)."""
+    from pi_tui.coding.config.paths import get_agent_dir
+
     return get_agent_dir()
 
 
