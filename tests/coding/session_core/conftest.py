@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, register_faux_provider
+
+os.environ.setdefault("PI_TUI_OFFLINE_TPS", "0")  # the offline demo model streams unpaced in tests
 
 
 @pytest.fixture
