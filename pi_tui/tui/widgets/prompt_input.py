@@ -46,6 +46,7 @@ class PromptInput(TextArea):
     def __init__(self, keymap: Keymap, escape_delay: float = 0.05, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=False, **kwargs)  # type: ignore[arg-type]
+        self.cursor_blink = False  # no idle timer (pi draws a steady cursor)
         self.keymap = keymap
         self.escape_delay = escape_delay
         self.prompt_history: list[str] = []

@@ -1,0 +1,81 @@
+"""Session events the status line shows, large pastes, Ctrl+C twice, status-line coalescing, idle timers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+
+from pi_tui.coding.session_events import (
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    CompactionEndEvent,
+    CompactionStartEvent,
+)
+from pi_tui.tui.widgets.transcript_items import NoticeItem
+
+from .helpers import make_app, make_session, transcript_text, wait_until
+
+
+@pytest.mark.anyio
+async def test_compaction_and_retry_events_drive_the_status_line(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.view.handle(CompactionStartEvent(reason="threshold"))
+        assert app.status_line.display and app.status_line.message == "Auto-compacting... (esc to cancel)"
+        app.view.handle(CompactionEndEvent(reason="threshold", aborted=True))
+        assert not app.status_line.display
+        app.view.handle(CompactionStartEvent(reason="manual"))
+        app.view.handle(CompactionEndEvent(reason="manual", aborted=True))
+        app.view.handle(AutoRetryStartEvent(attempt=1, max_attempts=3, delay_ms=4000, error_message="overloaded"))
+        assert app.status_line.message == "Retrying (1/3) in 4s... (esc to cancel)"
+        app.view.handle(AutoRetryEndEvent(success=False, attempt=3, final_error="529 overloaded"))
+        await pilot.pause(0.1)
+        text = transcript_text(app)
+        assert "Error: Compaction cancelled" in text
+        assert "Auto-compaction cancelled" in text
+        assert "Error: Retry failed after 3 attempts: 529 overloaded" in text
+        assert not app.status_line.display and not app.status_line.timer_running
+
+
+@pytest.mark.anyio
+async def test_large_paste_arrives_whole(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    big = "\n".join(f"pasted line {i} " + "x" * 80 for i in range(2000))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.post_message(events.Paste(big))  # as the driver delivers a bracketed paste
+        await pilot.pause(0.2)
+        assert app.prompt_input.text == big
+
+
+@pytest.mark.anyio
+async def test_ctrl_c_twice_quits(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.press("ctrl+c", "ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+@pytest.mark.anyio
+async def test_status_notices_replace_each_other_and_idle_app_runs_no_timer(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session, spin=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.add_notice("status", "one")
+        app.add_notice("status", "two")
+        await pilot.pause(0.1)
+        notices = [i for i in app.transcript.items if isinstance(i, NoticeItem) and i.level == "status"]
+        assert len(notices) == 1 and notices[0].text == "two"
+        await pilot.pause(0.2)
+        assert not app.status_line.timer_running
+        assert app.transcript._flush_timer is None
+        assert not app.prompt_input.cursor_blink
