@@ -26,7 +26,7 @@ def test_all_26_traces_present() -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize("path", TRACES, ids=[p.stem for p in TRACES])
 async def test_trace_matches_pi(path: Path) -> None:
-    mismatches = await replayer.check_file(path)
+    mismatches = await replayer.check_trace(replayer.load_trace(path))
     assert mismatches == []
 
 

@@ -551,13 +551,18 @@ def compare(trace: dict[str, Any], result: dict[str, Any]) -> list[str]:
     return lines
 
 
-async def check_file(path: Path) -> list[str]:
-    """Replay the trace in ``path`` and compare; returns mismatch lines."""
-    trace = json.loads(path.read_text())
+def load_trace(path: Path) -> dict[str, Any]:
+    """Read one trace file."""
+    trace: dict[str, Any] = json.loads(path.read_text())
+    return trace
+
+
+async def check_trace(trace: dict[str, Any]) -> list[str]:
+    """Replay ``trace`` and compare; returns mismatch lines (a replay crash or hang is one line)."""
     try:
         result = await asyncio.wait_for(replay(trace), timeout=30)
     except Exception as exc:
-        return [f"{trace.get('scenario', path.name)}: replay failed: {type(exc).__name__}: {exc}"]
+        return [f"{trace.get('scenario', '?')}: replay failed: {type(exc).__name__}: {exc}"]
     return compare(trace, result)
 
 
@@ -568,7 +573,7 @@ def main(argv: list[str]) -> int:
         return 2
     total = 0
     for name in argv:
-        lines = asyncio.run(check_file(Path(name)))
+        lines = asyncio.run(check_trace(load_trace(Path(name))))
         for line in lines:
             print(line)
         total += len(lines)
