@@ -21,6 +21,7 @@ the LLM (convert_to_llm drops them). The session notifies retries, compaction, m
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +30,8 @@ from typing import Any
 from pi_tui.agent import Agent, MessageEndEvent, MessageStartEvent, ShouldStopAfterTurnContext
 from pi_tui.agent.types import AgentLoopConfig, AgentTool
 from pi_tui.ai.abort import AbortController
+from pi_tui.ai.registry import error_stream
+from pi_tui.ai.stream import stream_simple
 from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage, now_ms
 from pi_tui.coding.messages import (
     ArtifactMessage,
@@ -128,6 +131,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         self._init_compaction()
         agent.convert_to_llm = self._convert_to_llm
         agent.get_api_key = self._get_api_key_for_provider
+        agent.stream_fn = self._stream
         agent.session_id = session_manager.get_session_id()
         if isinstance(agent, _SessionAgent):
             agent.stop_after_turn = self._should_stop_after_turn
@@ -220,6 +224,23 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         if model is not None and model.provider == provider:
             return self.models.get_api_key(model)
         return None
+
+    def _stream(self, model: Model, context: Any, options: Any) -> Any:
+        """Per-request credentials (pi's streamFn): the key and models.json headers are resolved for every
+        call; a resolution error becomes an error stream (never an exception)."""
+        resolve = getattr(self.models, "request_credentials", None)
+        if resolve is not None:
+            credentials = resolve(model)
+            if credentials.error:
+                return error_stream(model, credentials.error)
+            changes: dict[str, Any] = {}
+            if credentials.api_key:
+                changes["api_key"] = credentials.api_key
+            if credentials.headers:
+                changes["headers"] = {**credentials.headers, **(options.headers or {})}
+            if changes:
+                options = dataclasses.replace(options, **changes)
+        return stream_simple(model, context, options)
 
     async def _on_agent_event(self, event: Any) -> None:
         kind = event.type

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.agent.types import AgentTool
-from pi_tui.ai.models import DEFAULT_MODEL_PER_PROVIDER, clamp_thinking_level
+from pi_tui.ai.models import clamp_thinking_level
 from pi_tui.ai.types import Model
 from pi_tui.coding.agent_session import AgentSession, _SessionAgent
 from pi_tui.coding.compaction.prepare import CompactionSettings
@@ -78,29 +78,27 @@ def _resolve_model(
     recorded: dict[str, Any] | None,
     settings: SettingsManager,
     warnings: list[str],
-) -> Model | None:
+) -> tuple[Model | None, str | None]:
+    """``(model, thinking level from a ``:level`` suffix)`` by pi's selection order (module docstring)."""
     if provider or model_pattern:
-        found = access.resolve_pattern(provider, model_pattern)
-        if found is None:
-            target = f"{provider}/{model_pattern}" if provider and model_pattern else (model_pattern or provider)
-            raise SessionSetupError(f"Model not found: {target}")
-        return found
+        try:
+            found, level, warning = access.resolve_pattern(provider, model_pattern)
+        except ValueError as exc:
+            raise SessionSetupError(str(exc)) from None
+        if warning:
+            warnings.append(warning)
+        return found, level
     if recorded and recorded.get("provider"):
         found = access.find(str(recorded["provider"]), str(recorded.get("modelId", "")))
         if found is not None and access.has_auth(found):
-            return found
+            return found, None
         warnings.append(f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
     default_provider, default_model = settings.default_provider, settings.default_model
     if default_provider and default_model:
         found = access.find(default_provider, default_model)
         if found is not None and access.has_auth(found):
-            return found
-    available = access.available_models()
-    for candidate_provider, candidate_id in DEFAULT_MODEL_PER_PROVIDER.items():
-        for model in available:
-            if model.provider == candidate_provider and model.id == candidate_id:
-                return model
-    return available[0] if available else None
+            return found, None
+    return access.default_model(), None
 
 
 def _select_tools(all_tools: dict[str, AgentTool], names: list[str] | None) -> list[AgentTool]:
@@ -152,7 +150,7 @@ def create_agent_session(
     context = manager.build_session_context(include_ui=True)
     is_new = not manager.get_entries()
     warnings: list[str] = list(access.errors)
-    chosen = _resolve_model(
+    chosen, pattern_level = _resolve_model(
         access, provider, model, None if is_new else context.model, settings_manager, warnings
     )
     if api_key and chosen is not None and not provider:
@@ -163,7 +161,7 @@ def create_agent_session(
         offline = True
         access.allow(OFFLINE_PROVIDER, OFFLINE_MODEL_ID, chosen)
     has_session_level = any(e.type == "thinking_level_change" for e in manager.get_entries())
-    level = thinking or (context.thinking_level if has_session_level else None)
+    level = thinking or pattern_level or (context.thinking_level if has_session_level else None)
     level = level or session_settings.default_thinking_level
     level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
 
@@ -229,7 +227,7 @@ def list_available_models(search: str | None = None) -> list[tuple[str, str]]:
     """``(provider/id, name)`` rows of models with auth (``--list-models``), filtered by ``search``."""
     access = RegistryModelAccess.create(get_agent_dir())
     rows = []
-    for model in access.available_models():
+    for model in access.available_models():  # models with a key, a local server or --api-key
         label = f"{model.provider}/{model.id}"
         if search and search.lower() not in label.lower() and search.lower() not in model.name.lower():
             continue

@@ -62,7 +62,7 @@ def test_print_mode_error_exit_code(tmp_path: Path) -> None:
 def test_unknown_model_is_a_clear_error(tmp_path: Path) -> None:
     run = subprocess.run([*CLI, "--provider", "nope", "--model", "x", "-p", "hi"], cwd=tmp_path,
                          env=clean_env(tmp_path), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert run.returncode == 1 and "Model not found: nope/x" in run.stderr
+    assert run.returncode == 1 and 'Unknown provider "nope"' in run.stderr
 
 
 def test_parse_args_flags() -> None:
