@@ -78,14 +78,19 @@ async def test_new_switch_fork_clone_export(tmp_path: Path, faux: FauxProvider) 
     assert first_file is not None
     await session.switch_session(first_file)
     assert [m.role for m in session.messages] == ["user", "assistant", "user", "assistant"]
-    markdown = Path(session.export_markdown(str(tmp_path / "out.md"))).read_text()
+    markdown = _read(session.export_markdown(str(tmp_path / "out.md")))
     assert "## User" in markdown and "two" in markdown
-    html = Path(session.export_html(str(tmp_path / "out.html"))).read_text()
+    html = _read(session.export_html(str(tmp_path / "out.html")))
     assert html.startswith("<!doctype html>") and "two" in html
     session.set_session_name("  My session  ")
     assert session.session_name == "My session"
     with pytest.raises(ValueError, match="Invalid entry ID"):
         await session.fork("nope")
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 class _Sink:
