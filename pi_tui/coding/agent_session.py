@@ -24,7 +24,6 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from pi_tui.agent import Agent, MessageEndEvent, MessageStartEvent, ShouldStopAfterTurnContext
@@ -41,15 +40,15 @@ from pi_tui.coding.messages import (
     message_role,
     message_text,
 )
-from pi_tui.coding.session.entries import MessageEntry
 from pi_tui.coding.session.session_manager import SessionManager
+from pi_tui.coding.session_bash import BashMixin
 from pi_tui.coding.session_compaction import CompactionMixin
 from pi_tui.coding.session_events import QueueUpdateEvent, SessionInfoChangedEvent
 from pi_tui.coding.session_models import ModelMixin
 from pi_tui.coding.session_retry import RetryMixin
 from pi_tui.coding.session_settings import LOGIN_HELP, NO_MODEL_MESSAGE, ModelAccess, SessionSettings
 from pi_tui.coding.session_stats import StatsMixin
-from pi_tui.coding.user_bash import BashResult, run_user_bash
+from pi_tui.coding.session_switching import SwitchingMixin
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +87,7 @@ def _artifact_from(data: Any) -> ArtifactMessage | None:
         return None
 
 
-class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
+class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixin, SwitchingMixin):
     """A coding-agent session (pi's ``AgentSession``). Build it with ``create_agent_session``.
 
     ``agent``: the wired Agent (convert_to_llm, tools, system prompt, model); ``session_manager``: H6's
@@ -437,66 +436,6 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
         self._append_ui_message(message)
         return message
 
-    # ------------------------------------------------------------------ user bash (§3.11)
-
-    async def execute_bash(
-        self, command: str, on_chunk: Callable[[str], None] | None = None, exclude_from_context: bool = False
-    ) -> BashResult:
-        """Run a user ``!cmd`` (``!!cmd`` → ``exclude_from_context``) and record a bashExecution message.
-
-        Recorded at once when idle; while the agent streams it is kept and flushed before the next prompt.
-        No message events are emitted for it (pi). Raises ``RuntimeError`` if a user bash already runs.
-        """
-        if self._bash_abort is not None:
-            raise RuntimeError("A bash command is already running. Press Esc to cancel it first.")
-        self._bash_abort = AbortController()
-        try:
-            result = await run_user_bash(
-                command,
-                self.cwd,
-                signal=self._bash_abort.signal,
-                on_chunk=on_chunk,
-                command_prefix=self.settings.shell_command_prefix,
-            )
-        finally:
-            self._bash_abort = None
-        message = BashExecutionMessage(
-            command=command,
-            output=result.output,
-            exit_code=result.exit_code,
-            cancelled=result.cancelled,
-            truncated=result.truncated,
-            full_output_path=result.full_output_path,
-            exclude_from_context=True if exclude_from_context else None,
-        )
-        if self.is_streaming:
-            self._pending_bash.append(message)
-        else:
-            self._record_bash(message)
-        return result
-
-    @property
-    def is_bash_running(self) -> bool:
-        """True while a user bash command runs."""
-        return self._bash_abort is not None
-
-    def abort_bash(self) -> None:
-        """Kill the running user bash command (no-op when none)."""
-        if self._bash_abort is not None:
-            self._bash_abort.abort()
-
-    def _record_bash(self, message: BashExecutionMessage) -> None:
-        self.agent.state.messages.append(message)
-        try:
-            self.session_manager.append_message(message)
-        except OSError as exc:
-            log.error("could not write the session file: %s", exc)
-
-    def _flush_pending_bash(self) -> None:
-        pending, self._pending_bash = self._pending_bash, []
-        for message in pending:
-            self._record_bash(message)
-
     # ------------------------------------------------------------------ transcript helpers
 
     def get_last_assistant_text(self) -> str | None:
@@ -509,89 +448,6 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin):
                 if message.stop_reason not in ("aborted", "error"):
                     return text or None
         return None
-
-    def export_markdown(self, path: str | None = None) -> str:
-        """Write the transcript as Markdown; returns the path (default: next to the session, or cwd)."""
-        from pi_tui.coding.export import export_markdown
-
-        return export_markdown(self, path)
-
-    def export_html(self, path: str | None = None) -> str:
-        """Write the transcript as a standalone HTML page; returns the path."""
-        from pi_tui.coding.export import export_html
-
-        return export_html(self, path)
-
-    # ------------------------------------------------------------------ session switching
-
-    def _reload_from_session(self) -> None:
-        context = self.session_manager.build_session_context(include_ui=True)
-        self.agent.state.messages = list(context.messages)
-        self.agent.session_id = self.session_manager.get_session_id()
-        self._last_assistant = next(
-            (m for m in reversed(context.messages) if message_role(m) == "assistant"), None
-        )
-        self._restore_model_from_context(context)
-
-    async def new_session(self) -> None:
-        """Abort, clear queues and start an empty session (same model and thinking level)."""
-        await self.abort()
-        self.clear_queue()
-        self.session_manager.new_session()
-        self.agent.state.messages = []
-        self.agent.session_id = self.session_manager.get_session_id()
-        self._last_assistant = None
-        self._record_initial_settings()
-        self._emit(SessionInfoChangedEvent(name=None))
-
-    async def switch_session(self, path: str | Path) -> None:
-        """Abort and load another session file (its model and thinking level are restored when possible)."""
-        await self.abort()
-        self.clear_queue()
-        manager = SessionManager.open(path)
-        self.session_manager = manager
-        self._reload_from_session()
-        self._emit(SessionInfoChangedEvent(name=manager.get_session_name()))
-
-    def get_fork_messages(self) -> list[dict[str, str]]:
-        """User messages of the current branch that can be forked from: ``[{entryId, text}]``."""
-        out = []
-        for entry in self.session_manager.get_branch():
-            if isinstance(entry, MessageEntry) and message_role(entry.message) == "user":
-                out.append({"entryId": entry.id, "text": message_text(entry.message)})
-        return out
-
-    async def fork(self, entry_id: str) -> dict[str, Any]:
-        """New session = this branch up to the parent of user message ``entry_id``; returns ``{text, cancelled}``.
-
-        ``text`` is the forked message's text (for the editor). Raises ``ValueError`` for an id that is not
-        a user message on this session.
-        """
-        entry = self.session_manager.get_entry(entry_id)
-        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
-            raise ValueError("Invalid entry ID for forking")
-        text = message_text(entry.message)
-        await self.abort()
-        self.clear_queue()
-        previous = self.session_file
-        if entry.parent_id is None:
-            self.session_manager.new_session(parent_session=previous)
-        else:
-            self.session_manager.create_branched_session(entry.parent_id)
-        self._reload_from_session()
-        self._emit(SessionInfoChangedEvent(name=self.session_manager.get_session_name()))
-        return {"text": text, "cancelled": False}
-
-    async def clone(self) -> None:
-        """New session holding a copy of the current branch."""
-        await self.abort()
-        leaf = self.session_manager.get_leaf_id()
-        if leaf is None:
-            self.session_manager.new_session(parent_session=self.session_file)
-        else:
-            self.session_manager.create_branched_session(leaf)
-        self._reload_from_session()
-        self._emit(SessionInfoChangedEvent(name=self.session_manager.get_session_name()))
 
     def dispose(self) -> None:
         """Unsubscribe from the agent (the session stops processing events)."""
