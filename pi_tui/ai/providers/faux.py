@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from ..events import (
     AssistantMessageEventStream,
@@ -364,6 +364,12 @@ class FauxProvider:
     state: FauxState
     _source_id: str
     _pending: list[FauxStep] = field(default_factory=list)
+
+    @overload
+    def get_model(self) -> Model: ...
+
+    @overload
+    def get_model(self, model_id: str | None) -> Model | None: ...
 
     def get_model(self, model_id: str | None = None) -> Model | None:
         """The first model, or the one with ``model_id`` (None if absent)."""
