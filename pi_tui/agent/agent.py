@@ -11,7 +11,8 @@ Beyond pi 0.73.1 (tests/conformance/DIFFERENCES.md):
 - a listener that raises does not break the run: the error is logged, the run is aborted (running tools get
   the signal, no further tool starts, finished results are kept), and when the loop has ended the run fails
   with that error (failure message + ``agent_end``), leaving the agent idle;
-- ``reset()`` during a run raises (pi 0.84.1); ``steering_checkpoint="tool"`` (see AgentLoopConfig).
+- ``reset()`` during a run raises (pi 0.84.1); ``steering_checkpoint="tool"`` (see AgentLoopConfig);
+  ``should_stop_after_turn`` is accepted as an option (pi 0.84.0).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .types import (
     AgentThinkingLevel,
     BeforeToolCallHook,
     QueueMode,
+    ShouldStopAfterTurnContext,
     SteeringCheckpoint,
     StreamFn,
     ToolExecutionMode,
@@ -97,8 +99,9 @@ class Agent:
     ``messages`` (camelCase keys accepted; lists copied; message dicts parsed). Public mutable fields:
     ``convert_to_llm``, ``transform_context``, ``stream_fn``, ``get_api_key``, ``on_payload``,
     ``on_response``, ``before_tool_call``, ``after_tool_call``, ``session_id``, ``thinking_budgets``,
-    ``transport``, ``max_retry_delay_ms``, ``tool_execution``, ``steering_checkpoint``; properties
-    ``steering_mode``/``follow_up_mode``.
+    ``transport``, ``max_retry_delay_ms``, ``tool_execution``, ``steering_checkpoint`` and
+    ``should_stop_after_turn`` (not an Agent option in pi 0.73.1; added to AgentOptions in pi 0.84.0);
+    properties ``steering_mode``/``follow_up_mode``.
     """
 
     def __init__(
@@ -121,6 +124,7 @@ class Agent:
         max_retry_delay_ms: int | None = None,
         tool_execution: ToolExecutionMode = "parallel",
         steering_checkpoint: SteeringCheckpoint = "turn",
+        should_stop_after_turn: Callable[[ShouldStopAfterTurnContext], Any] | None = None,
     ) -> None:
         init = dict(initial_state or {})
 
@@ -151,6 +155,7 @@ class Agent:
         self.max_retry_delay_ms = max_retry_delay_ms
         self.tool_execution: ToolExecutionMode = tool_execution
         self.steering_checkpoint: SteeringCheckpoint = steering_checkpoint
+        self.should_stop_after_turn = should_stop_after_turn
         self._listeners: dict[int, tuple[Listener, int]] = {}
         self._listener_list: tuple[tuple[Listener, int], ...] = ()
         self._next_listener = 0
@@ -365,6 +370,7 @@ class Agent:
             get_steering_messages=self._drainer(self._steering, skip_initial_steering),
             get_follow_up_messages=self._drainer(self._follow_up, False),
             steering_checkpoint=self.steering_checkpoint,
+            should_stop_after_turn=self.should_stop_after_turn,
         )
 
     async def _run(self, executor: Callable[[AbortSignal], Awaitable[list[Any]]]) -> None:

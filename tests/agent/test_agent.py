@@ -10,7 +10,7 @@ import pytest
 from pi_tui.agent import Agent
 from pi_tui.ai.types import Model
 
-from .helpers import MOCK_MODEL, CalculateTool, MockStreamFn, assistant, user
+from .helpers import MOCK_MODEL, CalculateTool, MockStreamFn, assistant, call, user
 
 BUSY_PROMPT = (
     "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion."
@@ -249,3 +249,48 @@ async def test_reset_clears_state_and_queues_but_not_during_a_run() -> None:
     agent.reset()
     assert agent.state.messages == [] and not agent.has_queued_messages()
     assert agent.state.error_message is None
+
+
+@pytest.mark.anyio
+async def test_prompt_with_images_and_typed_params_model() -> None:
+    from pydantic import BaseModel
+
+    from pi_tui.agent import AgentTool, AgentToolResult
+    from pi_tui.ai.types import ImageContent, TextContent, ToolResultMessage
+
+    class Params(BaseModel):
+        path: str
+        limit: int = 10
+
+    received: list[Any] = []
+
+    class ReadTool(AgentTool):
+        async def execute(self, tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None) -> Any:
+            received.append(params)
+            return AgentToolResult(content=[TextContent(text=f"{params.path}:{params.limit}")])
+
+    tool = ReadTool(name="read", params_model=Params)
+    assert tool.parameters["required"] == ["path"]
+    stream = MockStreamFn(
+        assistant([call("read", {"path": "a.txt", "limit": "5"}, "r1"), call("read", {"limit": 1}, "r2")], "toolUse"),
+        assistant("done"),
+    )
+    agent = Agent({"model": MOCK_MODEL, "tools": [tool]}, stream_fn=stream)
+    image = ImageContent(data="QUJD", mime_type="image/png")
+    await agent.prompt("read it", [image])
+    first = agent.state.messages[0]
+    assert [b.type for b in first.content] == ["text", "image"]
+    assert len(received) == 1 and isinstance(received[0], Params) and received[0].limit == 5
+    results = [m for m in agent.state.messages if isinstance(m, ToolResultMessage)]
+    assert results[0].content[0].text == "a.txt:5" and results[0].is_error is False
+    assert results[1].is_error and results[1].content[0].text.startswith('Validation failed for tool "read":')
+
+
+@pytest.mark.anyio
+async def test_should_stop_after_turn_option_leaves_queues_untouched() -> None:
+    stream = MockStreamFn(assistant("a"), assistant("b"))
+    agent = Agent({"model": MOCK_MODEL}, stream_fn=stream, should_stop_after_turn=lambda ctx: True)
+    agent.follow_up(user("later"))
+    await agent.prompt("q")
+    assert len(stream.calls) == 1
+    assert [m.content[0].text for m in agent.queued_follow_up_messages] == ["later"]
