@@ -220,7 +220,9 @@ async def _execute_prepared(prepared: _Prepared, signal: AbortSignal | None, emi
             await asyncio.gather(*pending)
 
     try:
-        raw = await prepared.tool.execute(call.id, prepared.args, signal, on_update)
+        raw: Any = prepared.tool.execute(call.id, prepared.args, signal, on_update)
+        if inspect.isawaitable(raw):  # execute is async by contract; a plain function is tolerated
+            raw = await raw
         closed = True
         await _drain_updates()
         return _Finalized(call, _coerce_result(raw, call.name), False)
