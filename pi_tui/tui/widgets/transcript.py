@@ -13,6 +13,7 @@ back into view, and following resumes when the user returns to the bottom.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from rich.segment import Segment
@@ -22,11 +23,13 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
+from textual.widget import Widget
 
 from pi_tui.tui.widgets.message_render import RenderContext
 from pi_tui.tui.widgets.transcript_items import NoticeItem, TranscriptItem
 
 FLUSH_INTERVAL = 0.04  # seconds; the tail of a streaming message re-renders at most ~25 times a second
+MAX_CACHED_ITEMS = 300  # rendered items kept in memory; older off-screen renders are dropped (re-rendered on view)
 
 
 class Transcript(ScrollView, can_focus=False):
@@ -36,7 +39,7 @@ class Transcript(ScrollView, can_focus=False):
     Transcript {
         height: 1fr;
         overflow-x: hidden;
-        overflow-y: auto;
+        overflow-y: scroll;
         scrollbar-size-vertical: 1;
         scrollbar-gutter: stable;
     }
@@ -60,7 +63,9 @@ class Transcript(ScrollView, can_focus=False):
         self._dirty: set[int] = set()
         self._index: dict[int, int] = {}  # id(item) -> index
         self._flush_timer: Timer | None = None
+        self._cached: OrderedDict[int, TranscriptItem] = OrderedDict()
         self.following = True
+        self._laid_out = False
         self.render_count = 0  # items rendered (for tests and benchmarks)
 
     # ----------------------------------------------------------------- geometry
@@ -110,7 +115,17 @@ class Transcript(ScrollView, can_focus=False):
         return self._offsets[i]
 
     def _sync_virtual_size(self) -> None:
-        self.virtual_size = Size(self._width or self.content_width, self.total_height)
+        size = Size(self._width or self.content_width, self.total_height)
+        if size == self.virtual_size:
+            return
+        if self._laid_out:
+            # A changed height must not re-run the whole screen's layout (Widget.virtual_size is a layout
+            # reactive): the scrollbar is always shown (overflow-y: scroll), so only the scroll range changes.
+            self.set_reactive(Widget.virtual_size, size)
+            self._scroll_update(size)
+            self.refresh()
+        else:
+            self.virtual_size = size
 
     # ----------------------------------------------------------------- items
     def add(self, item: TranscriptItem) -> TranscriptItem:
@@ -149,6 +164,7 @@ class Transcript(ScrollView, can_focus=False):
         self._offsets_valid = 0
         self._dirty.clear()
         self._index.clear()
+        self._cached.clear()
         self.following = True
         self._after_change(scroll=True)
 
@@ -161,6 +177,7 @@ class Transcript(ScrollView, can_focus=False):
         del self._heights[i]
         del self._offsets[i + 1]
         self._index = {id(it): k for k, it in enumerate(self.items)}
+        self._cached.pop(id(item), None)
         self._dirty = {d if d < i else d - 1 for d in self._dirty if d != i}
         self._offsets_valid = min(self._offsets_valid, i)
         self._after_change(scroll=self.following)
@@ -222,13 +239,29 @@ class Transcript(ScrollView, can_focus=False):
             before_top = self._top_of(i)
             old = self._heights[i]
             new = len(item.strips(self.ctx, width))
-            self.render_count += 1
+            self._note_rendered(item)
             self._set_height(i, new)
             if before_top < top and not self.following:
                 anchor_shift += new - old
         self._dirty = {i for i in self._dirty if not self.items[i].is_cached(self.ctx, width)} if self.items else set()
         self._after_change(scroll=self.following, shift=anchor_shift)
         self._ensure_visible_rendered()
+
+    def _note_rendered(self, item: TranscriptItem) -> None:
+        """Count a render and evict the least recently rendered off-screen items past the cap."""
+        self.render_count += 1
+        key = id(item)
+        self._cached[key] = item
+        self._cached.move_to_end(key)
+        if len(self._cached) > MAX_CACHED_ITEMS:
+            lo, hi = self._visible_range(margin=self.size.height)
+            for old_key in list(self._cached)[: len(self._cached) - MAX_CACHED_ITEMS]:
+                old = self._cached[old_key]
+                idx = self._index.get(old_key)
+                if idx is not None and lo <= idx <= hi:
+                    continue
+                del self._cached[old_key]
+                old.evict()
 
     def _top_of(self, i: int) -> int:
         self._offsets_upto(i)
@@ -260,7 +293,7 @@ class Transcript(ScrollView, can_focus=False):
                 old = self._heights[i]
                 item_top = self._top_of(i)
                 new = len(item.strips(self.ctx, width))
-                self.render_count += 1
+                self._note_rendered(item)
                 self._dirty.discard(i)
                 if new != old:
                     changed = True
@@ -272,6 +305,7 @@ class Transcript(ScrollView, can_focus=False):
             self._after_change(scroll=self.following, shift=shift)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._laid_out = True
         width = self.content_width
         if width != self._width:
             old = self._width

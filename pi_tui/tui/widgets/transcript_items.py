@@ -61,12 +61,18 @@ class TranscriptItem:
         if self._key != key:
             self._strips = self.build(ctx, width) + [Strip.blank(width)]
             self._key = key
+            self._last_height = len(self._strips)
         return self._strips
+
+    def evict(self) -> None:
+        """Drop the cached strips (memory); the height of the last render is kept as the hint."""
+        self._strips = []
+        self._key = None
 
     @property
     def height_hint(self) -> int | None:
         """Height of the last render (``None`` before the first)."""
-        return len(self._strips) if self._key is not None else None
+        return getattr(self, "_last_height", None)
 
     def estimate_height(self, width: int) -> int:
         """Cheap guess of the rendered height, used before an off-screen item is first rendered."""
@@ -117,6 +123,11 @@ class AssistantItem(TranscriptItem):
         self.streaming = streaming
         self._block_cache: dict[str, list[Strip]] = {}
         self._cache_key: tuple[int, int] | None = None
+
+    def evict(self) -> None:
+        super().evict()
+        self._block_cache = {}
+        self._cache_key = None
 
     def update(self, message: Any, streaming: bool | None = None) -> None:
         """New snapshot of the (partial) message."""
