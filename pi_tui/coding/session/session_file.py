@@ -185,7 +185,8 @@ def rewrite_file(path: str | os.PathLike[str], objs: Iterable[Any]) -> None:
     payload = b"".join(encode_line(obj) for obj in objs)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        os.fchmod(fd, FILE_MODE)
+        if hasattr(os, "fchmod"):  # not on Windows
+            os.fchmod(fd, FILE_MODE)
         _write_all(fd, payload)
         os.fsync(fd)
         os.close(fd)
