@@ -131,9 +131,13 @@ async def main_async(quick: bool, repeat: int) -> dict[str, Any]:
     turns = 3 if quick else 40
     await direct(200)  # warm-up (imports, pydantic schemas)
     await through_agent(200)
-    direct_runs = [await direct(chars) for _ in range(repeat)]
-    agent_runs = [await through_agent(chars) for _ in range(repeat)]
-    tool_runs = [await tool_loop(turns) for _ in range(repeat)]
+    direct_runs: list[tuple[int, float]] = []
+    agent_runs: list[tuple[int, float]] = []
+    tool_runs: list[tuple[int, float]] = []
+    for _ in range(repeat):  # interleaved, so a load change on the machine affects both sides alike
+        direct_runs.append(await direct(chars))
+        agent_runs.append(await through_agent(chars))
+        tool_runs.append(await tool_loop(turns))
     d, a, t = best(direct_runs), best(agent_runs), best(tool_runs)
     return {
         "python": sys.version.split()[0],
@@ -155,7 +159,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny run (smoke test)")
     parser.add_argument("--repeat", type=int, default=None, help="runs per scenario (best is reported)")
     args = parser.parse_args()
-    repeat = args.repeat or (1 if args.quick else 5)
+    repeat = args.repeat or (1 if args.quick else 9)
     result = asyncio.run(main_async(args.quick, repeat))
     rows = [
         ("stream_simple consumed directly", result["direct_stream_simple"]),

@@ -56,6 +56,28 @@ _BLOCK_EVENTS = frozenset(
 )
 
 
+_set = object.__setattr__
+
+
+def shallow_copy(message: AssistantMessage) -> AssistantMessage:
+    """pi's ``{...partial}``: a new message object sharing the field values (content list included).
+
+    Same result as ``message.model_copy()`` (which is the fallback for anything unusual), about twice as fast;
+    it runs once per streamed event.
+    """
+    cls = type(message)
+    private = getattr(message, "__pydantic_private__", None)
+    if private:
+        return message.model_copy()
+    new = cls.__new__(cls)
+    _set(new, "__dict__", message.__dict__.copy())
+    extra = message.__pydantic_extra__
+    _set(new, "__pydantic_extra__", None if extra is None else dict(extra))
+    _set(new, "__pydantic_fields_set__", set(message.__pydantic_fields_set__))
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
 def _awaited(emit: EmitFn) -> Callable[[Any], Awaitable[None]]:
     if inspect.iscoroutinefunction(emit):
         return emit  # type: ignore[return-value]
@@ -296,12 +318,12 @@ async def stream_assistant_response(
             partial = event.partial
             context.messages.append(partial)
             added = True
-            await emit(MessageStartEvent(message=partial.model_copy()))  # type: ignore[union-attr]
+            await emit(MessageStartEvent(message=shallow_copy(partial)))  # type: ignore[arg-type]
         elif kind in _BLOCK_EVENTS:
             if partial is not None:
                 partial = event.partial
                 context.messages[-1] = partial
-                await emit(MessageUpdateEvent(message=partial.model_copy(), assistant_message_event=event))  # type: ignore[union-attr]
+                await emit(MessageUpdateEvent(message=shallow_copy(partial), assistant_message_event=event))  # type: ignore[arg-type]
         elif kind in ("done", "error"):
             break
     final: AssistantMessage = await response.result()
@@ -309,7 +331,7 @@ async def stream_assistant_response(
         context.messages[-1] = final
     else:
         context.messages.append(final)
-        await emit(MessageStartEvent(message=final.model_copy()))
+        await emit(MessageStartEvent(message=shallow_copy(final)))
     await emit(MessageEndEvent(message=final))
     return final
 
