@@ -412,6 +412,16 @@ class SettingsManager:
 
     def set_global(self, path: str, value: Any) -> None:
         """Set a dotted ``path`` in the global settings and save (``None`` removes the key)."""
+        self.set_global_many({path: value})
+
+    def set_global_many(self, values: dict[str, Any]) -> None:
+        """Set several dotted paths, then save once."""
+        for path, value in values.items():
+            self._set_path(path, value)
+        self._merge()
+        self.save()
+
+    def _set_path(self, path: str, value: Any) -> None:
         parts = tuple(path.split("."))
         node = self._global
         for part in parts[:-1]:
@@ -426,12 +436,9 @@ class SettingsManager:
             node[parts[-1]] = copy.deepcopy(value)
         self._modified.add(parts)
         self._reported.discard(path)
-        self._merge()
-        self.save()
 
     def set_default_model_and_provider(self, provider: str, model_id: str) -> None:
-        self.set_global("defaultProvider", provider)
-        self.set_global("defaultModel", model_id)
+        self.set_global_many({"defaultProvider": provider, "defaultModel": model_id})
 
     def set_default_thinking_level(self, level: str) -> None:
         self.set_global("defaultThinkingLevel", level)
