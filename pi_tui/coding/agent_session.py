@@ -39,6 +39,7 @@ from pi_tui.coding.messages import (
     convert_to_llm,
     message_role,
     message_text,
+    register_coding_roles,
 )
 from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.session_bash import BashMixin
@@ -107,6 +108,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         rebuild_system_prompt: Callable[[list[AgentTool]], str] | None = None,
         sleep: Callable[[float], Any] | None = None,
     ) -> None:
+        register_coding_roles()
         self.agent = agent
         self.session_manager = session_manager
         self.models = models

@@ -9,6 +9,8 @@ Roles added on top of pi-ai's ``user`` / ``assistant`` / ``toolResult``:
 
 :func:`convert_to_llm` is the ``convert_to_llm`` hook given to the Agent. It accepts pydantic messages or
 plain dicts (pi's JSON form) and returns pi-ai messages only; unknown roles are dropped, as in pi.
+
+Optional fields default to ``None`` (omitted when dumped), so a stored message loads and dumps unchanged.
 """
 
 from __future__ import annotations
@@ -53,10 +55,10 @@ class BashExecutionMessage(CustomAgentMessage):
 
     role: Literal["bashExecution"] = "bashExecution"  # type: ignore[assignment]
     command: str
-    output: str = ""
+    output: str | None = None
     exit_code: int | None = None
-    cancelled: bool = False
-    truncated: bool = False
+    cancelled: bool | None = None
+    truncated: bool | None = None
     full_output_path: str | None = None
     exclude_from_context: bool | None = None
     timestamp: int = Field(default_factory=now_ms)  # type: ignore[assignment]
@@ -68,7 +70,7 @@ class CustomMessage(CustomAgentMessage):
     role: Literal["custom"] = "custom"  # type: ignore[assignment]
     custom_type: str
     content: str | list[UserContent]
-    display: bool = True
+    display: bool | None = None
     details: Any = None
     timestamp: int = Field(default_factory=now_ms)  # type: ignore[assignment]
 
@@ -78,7 +80,7 @@ class CompactionSummaryMessage(CustomAgentMessage):
 
     role: Literal["compactionSummary"] = "compactionSummary"  # type: ignore[assignment]
     summary: str
-    tokens_before: int = 0
+    tokens_before: int | None = None
     timestamp: int = Field(default_factory=now_ms)  # type: ignore[assignment]
 
 
@@ -87,15 +89,19 @@ class BranchSummaryMessage(CustomAgentMessage):
 
     role: Literal["branchSummary"] = "branchSummary"  # type: ignore[assignment]
     summary: str
-    from_id: str = "root"
+    from_id: str | None = None
     timestamp: int = Field(default_factory=now_ms)  # type: ignore[assignment]
 
 
 class NotificationMessage(CustomAgentMessage):
-    """pi-tui UI-only message: a notice for the user (retry, compaction, model switch, error)."""
+    """pi-tui UI-only message: a notice for the user (retry, compaction, model switch, error).
+
+    ``level`` is info|warning|error; a stored message without one is shown as info (nothing is added on load,
+    so messages written by other tools round-trip unchanged).
+    """
 
     role: Literal["notification"] = "notification"  # type: ignore[assignment]
-    level: NotificationLevel = "info"
+    level: NotificationLevel | None = None
     text: str
     timestamp: int = Field(default_factory=now_ms)  # type: ignore[assignment]
 
@@ -105,7 +111,7 @@ class ArtifactMessage(CustomAgentMessage):
 
     role: Literal["artifact"] = "artifact"  # type: ignore[assignment]
     title: str
-    kind: ArtifactKind = "text"
+    kind: ArtifactKind | None = None  # None (missing in a stored message) is shown as text
     content: str
     language: str | None = None
     path: str | None = None
@@ -128,7 +134,10 @@ _BASE_ROLE_MODELS: dict[str, type[PiModel]] = {
 
 
 def register_coding_roles() -> None:
-    """Register the roles above with the agent's custom-role registry (idempotent; pi-reference §3.3)."""
+    """Register the roles above with the agent's custom-role registry (idempotent; pi-reference §3.3).
+
+    Called when an AgentSession is built (importing this module has no global side effect).
+    """
     for role, model in CODING_ROLE_MODELS.items():
         register_agent_message_role(role, model)
 
@@ -295,6 +304,3 @@ def message_text(message: Any) -> str:
         elif isinstance(block, TextContent):
             parts.append(block.text)
     return "".join(parts)
-
-
-register_coding_roles()

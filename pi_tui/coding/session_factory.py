@@ -21,6 +21,7 @@ from pi_tui.coding.agent_session import AgentSession, _SessionAgent
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
 from pi_tui.coding.config.settings import SettingsManager
+from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
 from pi_tui.coding.retry import RetrySettings
@@ -131,6 +132,7 @@ def create_agent_session(
     Raises :class:`SessionSetupError` for an unknown ``provider``/``model``, tool name or session id.
     ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
     """
+    register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     cwd = os.path.abspath(cwd)
     agent_dir = get_agent_dir()
     settings_manager = SettingsManager.create(cwd, agent_dir)
