@@ -294,3 +294,21 @@ async def test_should_stop_after_turn_option_leaves_queues_untouched() -> None:
     await agent.prompt("q")
     assert len(stream.calls) == 1
     assert [m.content[0].text for m in agent.queued_follow_up_messages] == ["later"]
+
+
+@pytest.mark.anyio
+async def test_one_parameter_and_method_listeners() -> None:
+    class Ui:
+        def __init__(self) -> None:
+            self.types: list[str] = []
+
+        def on_event(self, event: Any) -> None:
+            self.types.append(event.type)
+
+    ui = Ui()
+    seen: list[str] = []
+    agent = Agent({"model": MOCK_MODEL}, stream_fn=MockStreamFn(assistant("ok")))
+    agent.subscribe(ui.on_event)
+    agent.subscribe(lambda event: seen.append(event.type))
+    await agent.prompt("q")
+    assert ui.types == seen and seen[0] == "agent_start" and seen[-1] == "agent_end"

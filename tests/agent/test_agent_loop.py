@@ -471,3 +471,78 @@ async def test_tool_not_found_blocked_and_throwing_tools_become_error_results() 
         ("Tool execution was blocked", True, {}),
         ("Division by zero", True, {}),
     ]
+
+
+@pytest.mark.anyio
+async def test_updates_are_awaited_in_order_and_late_updates_are_dropped() -> None:
+    late: list[Any] = []
+
+    async def execute(tool_call_id: str, params: Any, signal: Any, on_update: Any) -> AgentToolResult:
+        for i in range(3):
+            on_update(text_result(f"step {i}"))
+        late.append(on_update)
+        return text_result("done")
+
+    rec = Recorder()
+    stream = MockStreamFn(assistant([call("work", {}, "w1")], "toolUse"), assistant("ok"))
+    await run_agent_loop([user("go")], AgentContext(tools=[fn_tool("work", execute)]), config(), rec, None, stream)
+    kinds = [(e.type, e.partial_result.content[0].text if e.type == "tool_execution_update" else None) for e in rec.events if e.type.startswith("tool_execution")]
+    assert kinds == [
+        ("tool_execution_start", None),
+        ("tool_execution_update", "step 0"),
+        ("tool_execution_update", "step 1"),
+        ("tool_execution_update", "step 2"),
+        ("tool_execution_end", None),
+    ]
+    assert late[0](text_result("too late")) is None  # pi 0.79.2: no stale update after execute returned
+    await asyncio.sleep(0)
+    assert sum(e.type == "tool_execution_update" for e in rec.events) == 3
+
+
+@pytest.mark.anyio
+async def test_bad_tool_return_value_and_sync_execute() -> None:
+    async def returns_nothing(tool_call_id: str, params: Any, signal: Any, on_update: Any) -> Any:
+        return None
+
+    class SyncTool(AgentTool):
+        def execute(self, tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None) -> Any:  # type: ignore[override]
+            return {"content": [{"type": "text", "text": "sync ok"}]}
+
+    stream = MockStreamFn(assistant([call("bad", {}, "b1"), call("sync", {}, "s1")], "toolUse"), assistant("ok"))
+    tools = [fn_tool("bad", returns_nothing), SyncTool(name="sync")]
+    messages = await run_agent_loop([user("go")], AgentContext(tools=tools), config(), Recorder(), None, stream)
+    bad, good = messages[2], messages[3]
+    assert bad.is_error and bad.content[0].text == "Tool bad returned NoneType instead of a tool result"
+    assert not good.is_error and good.content[0].text == "sync ok"
+
+
+@pytest.mark.anyio
+async def test_abort_during_parallel_preflight_starts_no_prepared_call() -> None:
+    from pi_tui.ai.abort import AbortController
+
+    controller = AbortController()
+    started: list[str] = []
+
+    async def execute(tool_call_id: str, params: Any, signal: Any, on_update: Any) -> AgentToolResult:
+        started.append(tool_call_id)
+        return text_result("ran")
+
+    def before(ctx: Any, signal: Any) -> None:
+        if ctx.tool_call.id == "c2":
+            controller.abort()
+
+    stream = MockStreamFn(
+        assistant([call("t", {}, "c1"), call("t", {}, "c2"), call("t", {}, "c3")], "toolUse"),
+        assistant("aborted", "aborted"),
+    )
+    rec = Recorder()
+    messages = await run_agent_loop(
+        [user("go")], AgentContext(tools=[fn_tool("t", execute)]), config(before_tool_call=before), rec, controller.signal, stream
+    )
+    assert started == []
+    assert [(m.tool_call_id, m.content[0].text) for m in messages[2:5]] == [
+        ("c1", "Tool execution was aborted"),
+        ("c2", "Tool execution was aborted"),
+        ("c3", "Tool execution was aborted"),
+    ]
+    assert types_of(rec.events).count("tool_execution_start") == 3 == types_of(rec.events).count("tool_execution_end")
