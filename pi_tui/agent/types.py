@@ -283,3 +283,14 @@ class AgentState:
             f"AgentState(model={self.model.id!r}, messages={len(self._messages)}, tools={len(self._tools)}, "
             f"is_streaming={self._is_streaming}, error_message={self._error_message!r})"
         )
+
+
+def __getattr__(name: str) -> Any:
+    """``AgentEvent`` and the event models live in :mod:`pi_tui.agent.events` (they need AgentToolResult
+    from here); this makes ``from pi_tui.agent.types import AgentEvent`` work too."""
+    if name == "AgentEvent" or name.endswith("Event"):
+        from . import events
+
+        if hasattr(events, name):
+            return getattr(events, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
