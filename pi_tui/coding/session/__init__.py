@@ -13,6 +13,7 @@ from pi_tui.coding.session.entries import (
     CompactionEntry,
     CustomEntry,
     CustomMessageEntry,
+    EntryNotFoundError,
     LabelEntry,
     MessageEntry,
     ModelChangeEntry,
@@ -24,7 +25,7 @@ from pi_tui.coding.session.entries import (
 )
 from pi_tui.coding.session.listing import SessionInfo
 from pi_tui.coding.session.messages import register_message_role
-from pi_tui.coding.session.session_manager import EntryNotFoundError, SessionManager
+from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.session.tree import SessionTreeNode
 
 __all__ = [

@@ -231,6 +231,17 @@ ENTRY_TYPES: dict[str, type[SessionEntryBase]] = {
 }
 
 
+class EntryNotFoundError(KeyError):
+    """``Entry <id> not found`` (pi's message), raised for unknown entry ids."""
+
+    def __init__(self, entry_id: str | None) -> None:
+        super().__init__(entry_id)
+        self.entry_id = entry_id
+
+    def __str__(self) -> str:
+        return f"Entry {self.entry_id} not found"
+
+
 class EntryError(ValueError):
     """A JSON object that cannot be a tree entry (no string ``type``/``id``)."""
 

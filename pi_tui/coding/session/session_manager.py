@@ -20,25 +20,22 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from uuid6 import uuid7
 
 from pi_tui.ai.types import now_ms
 from pi_tui.coding.config.paths import get_default_session_dir, get_sessions_dir
 from pi_tui.coding.session import listing
+from pi_tui.coding.session.branching import linear_export, path_with_labels
 from pi_tui.coding.session.context import UNSET, SessionContext, build_session_context
 from pi_tui.coding.session.entries import (
     ARTIFACT_CUSTOM_TYPE,
-    CURRENT_SESSION_VERSION,
     NOTIFICATION_CUSTOM_TYPE,
     BranchSummaryEntry,
     CompactionEntry,
     CustomEntry,
     CustomMessageEntry,
-    EntryError,
+    EntryNotFoundError,
     LabelEntry,
     MessageEntry,
     ModelChangeEntry,
@@ -47,69 +44,20 @@ from pi_tui.coding.session.entries import (
     SessionHeader,
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
-    entry_from_json,
     generate_entry_id,
     iso_now,
 )
+from pi_tui.coding.session.loader import (
+    LoadedSession,
+    load_session_entries,
+    new_session_id,
+    session_file_name,
+)
 from pi_tui.coding.session.messages import AgentMessage, message_role, message_to_json
-from pi_tui.coding.session.migrate import migrate_to_current
-from pi_tui.coding.session.session_file import AppendWriter, read_session_file, rewrite_file
+from pi_tui.coding.session.session_file import AppendWriter, rewrite_file
 from pi_tui.coding.session.tree import SessionTreeNode, build_tree
 
 UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTOM_TYPE}
-
-
-def new_session_id() -> str:
-    """A fresh session id: UUIDv7 string (time-ordered)."""
-    return str(uuid7())
-
-
-def session_file_name(timestamp: str, session_id: str) -> str:
-    """``<ts>_<id>.jsonl`` with ``:`` and ``.`` of the ISO timestamp replaced by ``-``."""
-    return f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"
-
-
-def _header_from_json(obj: Any) -> SessionHeader | None:
-    if not isinstance(obj, dict) or obj.get("type") != "session" or not isinstance(obj.get("id"), str):
-        return None
-    try:
-        return SessionHeader.model_validate(obj)
-    except ValueError:
-        return None
-
-
-@dataclass
-class _LoadedFile:
-    header: SessionHeader | None
-    entries: list[SessionEntry] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    exists: bool = False
-    empty: bool = True
-    migrated: bool = False
-
-
-def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> _LoadedFile:
-    """Read a session file: header, entries (migrated to v3 in memory), warnings. Never raises for content."""
-    raw = read_session_file(path)
-    loaded = _LoadedFile(header=None, warnings=list(raw.warnings), exists=raw.exists, empty=not raw.objects)
-    if not raw.objects:
-        return loaded
-    loaded.header = _header_from_json(raw.objects[0])
-    if loaded.header is None:
-        return loaded
-    objects = raw.objects
-    if migrate and migrate_to_current(objects):
-        loaded.migrated = True
-        loaded.header = _header_from_json(objects[0])
-    for number, obj in enumerate(objects[1:], start=2):
-        if isinstance(obj, dict) and obj.get("type") == "session":
-            loaded.warnings.append(f"{path}: skipped an extra session header (object {number})")
-            continue
-        try:
-            loaded.entries.append(entry_from_json(obj))
-        except EntryError as error:
-            loaded.warnings.append(f"{path}: skipped object {number}: {error}")
-    return loaded
 
 
 class SessionManager:
@@ -549,27 +497,11 @@ class SessionManager:
         path = self.get_branch(leaf_id)
         if not path:
             raise EntryNotFoundError(leaf_id)
-        kept: list[SessionEntry] = [entry for entry in path if not isinstance(entry, LabelEntry)]
         previous_file = self._session_file if self.persist else None
         header = SessionHeader(
             id=new_session_id(), cwd=self.cwd, parent_session=str(previous_file) if previous_file else None
         )
-        used = {entry.id for entry in kept}
-        parent_id: str | None = kept[-1].id if kept else None
-        for entry in kept.copy():
-            label = self._labels.get(entry.id)
-            if label is None:
-                continue
-            label_entry = LabelEntry.new(
-                id=generate_entry_id(used),
-                parent_id=parent_id,
-                timestamp=self._label_timestamps.get(entry.id, iso_now()),
-                target_id=entry.id,
-                label=label,
-            )
-            used.add(label_entry.id)
-            kept.append(label_entry)
-            parent_id = label_entry.id
+        kept = path_with_labels(path, self._labels, self._label_timestamps)
         self._header = header
         self._reset_index(kept)
         self._writer = None
@@ -591,20 +523,7 @@ class SessionManager:
         if output_path is None:
             output_path = "session-" + iso_now().replace(":", "-").replace(".", "-") + ".jsonl"
         target = Path(output_path).resolve()
-        header = {
-            "type": "session",
-            "version": CURRENT_SESSION_VERSION,
-            "id": self.session_id,
-            "timestamp": iso_now(),
-            "cwd": self.cwd,
-        }
-        lines: list[Any] = [header]
-        previous: str | None = None
-        for entry in self.get_branch():
-            data = entry.to_json_dict()
-            data["parentId"] = previous
-            lines.append(data)
-            previous = entry.id
+        lines = linear_export(self.session_id, self.cwd, self.get_branch())
         rewrite_file(target, lines)
         return target
 
@@ -626,23 +545,14 @@ class SessionManager:
         )
 
 
-class EntryNotFoundError(KeyError):
-    """``Entry <id> not found`` (pi's message), raised for unknown entry ids."""
-
-    def __init__(self, entry_id: str | None) -> None:
-        super().__init__(entry_id)
-        self.entry_id = entry_id
-
-    def __str__(self) -> str:
-        return f"Entry {self.entry_id} not found"
-
-
 __all__ = [
     "UNSET",
     "EntryNotFoundError",
+    "LoadedSession",
     "SessionContext",
     "SessionEntryBase",
     "SessionManager",
     "load_session_entries",
     "new_session_id",
+    "session_file_name",
 ]

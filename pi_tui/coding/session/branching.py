@@ -1,0 +1,64 @@
+"""Path extraction for forking and export (pi-reference §3.4 "Forking").
+
+:func:`path_with_labels` gives the entries of one root → leaf path without its ``label`` entries, followed by
+fresh label entries re-creating the labels that point into the path (chained after the last entry, keeping
+their original timestamps). :func:`linear_export` gives pi's ``exportToJsonl`` lines: a new header and the
+branch with ``parentId``s re-chained into a straight line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pi_tui.coding.session.entries import (
+    CURRENT_SESSION_VERSION,
+    LabelEntry,
+    SessionEntry,
+    generate_entry_id,
+    iso_now,
+)
+
+
+def path_with_labels(
+    path: Sequence[SessionEntry], labels: Mapping[str, str], label_timestamps: Mapping[str, str]
+) -> list[SessionEntry]:
+    """``path`` minus label entries, plus one re-created label entry per labelled entry of the path."""
+    kept: list[SessionEntry] = [entry for entry in path if not isinstance(entry, LabelEntry)]
+    used = {entry.id for entry in kept}
+    parent_id: str | None = kept[-1].id if kept else None
+    for entry in list(kept):
+        label = labels.get(entry.id)
+        if label is None:
+            continue
+        label_entry = LabelEntry.new(
+            id=generate_entry_id(used),
+            parent_id=parent_id,
+            timestamp=label_timestamps.get(entry.id, iso_now()),
+            target_id=entry.id,
+            label=label,
+        )
+        used.add(label_entry.id)
+        kept.append(label_entry)
+        parent_id = label_entry.id
+    return kept
+
+
+def linear_export(session_id: str, cwd: str, branch: Sequence[SessionEntry]) -> list[dict[str, Any]]:
+    """Header (new timestamp, same id and cwd) + ``branch`` with each ``parentId`` = the previous entry's id."""
+    lines: list[dict[str, Any]] = [
+        {
+            "type": "session",
+            "version": CURRENT_SESSION_VERSION,
+            "id": session_id,
+            "timestamp": iso_now(),
+            "cwd": cwd,
+        }
+    ]
+    previous: str | None = None
+    for entry in branch:
+        data = entry.to_json_dict()
+        data["parentId"] = previous
+        lines.append(data)
+        previous = entry.id
+    return lines
