@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from pi_tui.agent.types import AgentTool, AgentToolResult
@@ -26,3 +27,11 @@ def read_text(path: str) -> str:
     """Contents of ``path`` (sync helper so async tests stay lint-clean)."""
     with open(path, encoding="utf-8") as f:
         return f.read()
+
+
+def take_log(path: str) -> str:
+    """Contents of a full-output log, which is then deleted (the tool keeps them, like pi)."""
+    try:
+        return read_text(path)
+    finally:
+        os.remove(path)

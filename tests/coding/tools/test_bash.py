@@ -17,7 +17,7 @@ from pi_tui.ai.abort import AbortController, AbortSignal
 from pi_tui.coding.tools.bash import BASH_DESCRIPTION, BashTool
 from pi_tui.coding.tools.shell import LocalBashOperations, ShellExit
 
-from .helpers import read_text, run, text_of
+from .helpers import run, take_log, text_of
 
 pytestmark = pytest.mark.anyio
 
@@ -96,7 +96,7 @@ async def test_full_output_path_on_timeout(tmp_path: Path) -> None:
     assert "[Showing lines 1002-3001 of 3001. Full output: " in text
     assert text.endswith("\n\nCommand timed out after 1 seconds")
     path = text.split("Full output: ")[1].split("]")[0]
-    assert read_text(path) == "".join(f"{i}\n" for i in range(1, 3001))
+    assert take_log(path) == "".join(f"{i}\n" for i in range(1, 3001))
 
 
 async def test_abort_with_full_output_path(tmp_path: Path) -> None:
@@ -112,7 +112,8 @@ async def test_abort_with_full_output_path(tmp_path: Path) -> None:
         await run(BashTool(str(tmp_path)), {"command": "seq 1 3000; sleep 30"}, controller.signal, on_update)
     text = str(info.value)
     assert text.endswith("\n\nCommand aborted") and "Full output: /" in text
-    assert updates[-1].details["fullOutputPath"].endswith(".log")
+    path = updates[-1].details["fullOutputPath"]
+    assert take_log(path).startswith("1\n2\n3\n")
 
 
 async def test_missing_cwd(tmp_path: Path) -> None:
@@ -179,7 +180,7 @@ async def test_line_truncation_persisted(tmp_path: Path) -> None:
     path = result.details["fullOutputPath"]
     assert text.endswith(f"\n\n[Showing lines 1002-3001 of 3001. Full output: {path}]")
     assert text.startswith("1002\n")
-    assert read_text(path) == "".join(f"{i}\n" for i in range(1, 3001))
+    assert take_log(path) == "".join(f"{i}\n" for i in range(1, 3001))
     assert result.details["truncation"]["truncatedBy"] == "lines"
 
 
@@ -189,6 +190,7 @@ async def test_long_single_line_shows_tail(tmp_path: Path) -> None:
     path = result.details["fullOutputPath"]
     assert text.endswith(f"\n\n[Showing last 50.0KB of line 1 (line is 58.6KB). Full output: {path}]")
     assert text.startswith("a" * 51200 + "\n\n")
+    assert take_log(path) == "a" * 60000
 
 
 async def test_streams_partial_output(tmp_path: Path) -> None:

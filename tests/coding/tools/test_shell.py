@@ -12,7 +12,7 @@ from pi_tui.coding.tools.shell import (
     strip_ansi,
 )
 
-from .helpers import read_text
+from .helpers import take_log
 
 
 def test_sanitisers() -> None:
@@ -38,7 +38,7 @@ def test_accumulator_spills_raw_bytes_and_keeps_bounded_tail() -> None:
     acc.close_temp_file()
     assert content.split("\n")[-2] == "row 999" and truncation.output_lines == 10
     assert truncation.total_lines == 1001 and truncation.truncated_by == "lines"
-    assert path is not None and read_text(path) == "".join(f"row {i}\n" for i in range(1000))
+    assert path is not None and take_log(path) == "".join(f"row {i}\n" for i in range(1000))
     assert len(acc._tail.encode()) <= 4 * 100 + 10  # bounded memory
 
 
