@@ -180,8 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = "rpc" if args.mode == "rpc" else "json" if args.mode == "json" else None
     if mode is None and (args.print_mode or args.mode == "text"):
         mode = "print"
-    if mode is None and args.messages and not sys.stdin.isatty():
-        mode = "print"
+    if mode is None and not sys.stdin.isatty():
+        mode = "print"  # pi: a non-TTY stdin means print mode, its content merged into the first message
     if mode == "rpc":
         if args.file_args:
             print("Error: @file arguments are not supported in RPC mode", file=sys.stderr)

@@ -321,6 +321,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
             self._set_follow_on(self._run_retry(message))
             return
         self._resolve_retry_waiters()
+        if message is not None and message.stop_reason == "error" and message.error_message:
+            self.notify("error", message.error_message)
         if message is not None or self._stop_for_compaction:
             self._set_follow_on(self._check_compaction(message, skip_aborted=True))
 
@@ -358,6 +360,9 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         text instead; without it raises ``RuntimeError`` (pi's wording). Raises ``RuntimeError`` with pi's
         messages when no model is selected or no key is configured.
         """
+        if self.is_retrying and not self.is_streaming:
+            self.abort_retry()  # a new prompt replaces the pending retry
+            await self._wait_follow_on()
         if self.is_streaming:
             if streaming_behavior is None:
                 raise RuntimeError(ALREADY_STREAMING)
