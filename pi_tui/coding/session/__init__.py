@@ -25,7 +25,7 @@ from pi_tui.coding.session.entries import (
 )
 from pi_tui.coding.session.listing import SessionInfo
 from pi_tui.coding.session.messages import register_message_role
-from pi_tui.coding.session.session_manager import SessionManager
+from pi_tui.coding.session.session_manager import SessionFileError, SessionManager
 from pi_tui.coding.session.tree import SessionTreeNode
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "SessionEntry",
     "SessionHeader",
     "SessionInfo",
+    "SessionFileError",
     "SessionInfoEntry",
     "SessionManager",
     "SessionTreeNode",

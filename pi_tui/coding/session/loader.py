@@ -49,12 +49,19 @@ class LoadedSession:
     exists: bool = False
     empty: bool = True
     migrated: bool = False
+    read_error: str | None = None
 
 
 def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> LoadedSession:
     """Read a session file: header, entries (migrated to v3 in memory), warnings. Never raises for content."""
     raw = read_session_file(path)
-    loaded = LoadedSession(header=None, warnings=list(raw.warnings), exists=raw.exists, empty=not raw.objects)
+    loaded = LoadedSession(
+        header=None,
+        warnings=list(raw.warnings),
+        exists=raw.exists,
+        empty=not raw.objects,
+        read_error=raw.read_error,
+    )
     if not raw.objects:
         return loaded
     loaded.header = header_from_json(raw.objects[0])

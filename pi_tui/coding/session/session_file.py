@@ -38,13 +38,15 @@ class RawSessionFile:
 
     ``objects``: every line that parsed as JSON, in file order (header included, if valid);
     ``warnings``: one human-readable message per skipped line (``<path>:<line>: <reason>``);
-    ``ends_with_newline``: False when the file is non-empty and its last byte is not ``\\n``.
+    ``ends_with_newline``: False when the file is non-empty and its last byte is not ``\\n``;
+    ``read_error``: set when the file exists but cannot be read (permissions, a directory).
     """
 
     objects: list[Any] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     ends_with_newline: bool = True
     exists: bool = True
+    read_error: str | None = None
 
 
 def _describe(raw: bytes) -> str:
@@ -88,7 +90,8 @@ def read_session_file(path: str | os.PathLike[str]) -> RawSessionFile:
     except FileNotFoundError:
         return RawSessionFile(exists=False)
     except OSError as error:
-        return RawSessionFile(warnings=[f"{target}: cannot read session file: {error}"], exists=True)
+        message = f"{target}: cannot read session file: {error.strerror or error}"
+        return RawSessionFile(warnings=[message], exists=True, read_error=message)
     return parse_jsonl_bytes(data, str(target))
 
 

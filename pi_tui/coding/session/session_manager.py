@@ -60,10 +60,15 @@ from pi_tui.coding.session.tree import SessionTreeNode, build_tree
 UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTOM_TYPE}
 
 
+class SessionFileError(OSError):
+    """A session file that exists but cannot be read (permissions, a directory); nothing is written to it."""
+
+
 class SessionManager:
     """One session: header, entries (a tree), the leaf pointer, labels and the file it persists to.
 
-    Construct with :meth:`create`, :meth:`open`, :meth:`continue_recent`, :meth:`in_memory` or :meth:`fork_from`.
+    Construct with :meth:`create`, :meth:`open`, :meth:`continue_recent`, :meth:`in_memory` or :meth:`fork_from`
+    (``open`` raises :class:`SessionFileError` for an unreadable path).
     Entry-appending methods return the new entry id. Errors: ``KeyError`` subclass :class:`EntryNotFoundError`
     (message ``Entry <id> not found``) for unknown ids; ``OSError`` if the file cannot be written.
     """
@@ -161,6 +166,8 @@ class SessionManager:
     def _set_session_file(self, path: Path) -> None:
         resolved = path.resolve()
         loaded = load_session_entries(resolved)
+        if loaded.read_error:
+            raise SessionFileError(loaded.read_error)
         self.warnings.extend(loaded.warnings)
         if not loaded.exists:
             self.new_session()
@@ -551,6 +558,7 @@ __all__ = [
     "LoadedSession",
     "SessionContext",
     "SessionEntryBase",
+    "SessionFileError",
     "SessionManager",
     "load_session_entries",
     "new_session_id",

@@ -7,7 +7,9 @@ import os
 import time
 from pathlib import Path
 
-from pi_tui.coding.session import SessionManager
+import pytest
+
+from pi_tui.coding.session import SessionFileError, SessionManager
 from pi_tui.coding.session.session_file import encode_line, parse_jsonl_bytes
 from pi_tui.coding.session.session_manager import load_session_entries
 
@@ -240,3 +242,11 @@ def test_lines_are_compact_json_with_literal_unicode(tmp_path: Path) -> None:
     reopened = SessionManager.open(session.session_file)
     assert texts(reopened.build_session_context().messages)[0] == "user:héllo\u2028wörld ✓"
     assert reopened.warnings == []
+
+
+def test_unreadable_path_raises_a_clear_error_and_writes_nothing(tmp_path: Path) -> None:
+    directory = tmp_path / "not-a-file.jsonl"
+    directory.mkdir()
+    with pytest.raises(SessionFileError, match="cannot read session file"):
+        SessionManager.open(directory)
+    assert list(directory.iterdir()) == []
