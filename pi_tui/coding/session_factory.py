@@ -158,6 +158,8 @@ def create_agent_session(
     if api_key and chosen is not None and not provider:
         access.set_runtime_api_key(chosen.provider, api_key)
     offline = False
+    if chosen is None and api_key:
+        raise SessionSetupError("--api-key needs --provider (or --model) to know which provider the key is for")
     if chosen is None and not (provider or model) and not access.configured_anything():
         chosen = offline_model()
         offline = True

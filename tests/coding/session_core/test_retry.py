@@ -108,6 +108,8 @@ async def test_non_retryable_and_disabled(tmp_path: Path, faux: FauxProvider) ->
     session.set_auto_retry_enabled(False)
     await session.prompt("b")
     assert rec.of("auto_retry_start") == [] and faux.state.call_count == 2
+    errors = [m.text for m in session.messages if m.role == "notification" and m.level == "error"]
+    assert errors == ["400 bad request", "503 unavailable"]  # the session notifies every failed run
 
 
 async def test_case14_retry_after_is_the_wait(tmp_path: Path, faux: FauxProvider) -> None:
