@@ -19,8 +19,13 @@ from pi_tui.coding.modes.json_mode import JsonLineWriter, session_header_json
 
 
 async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
+    import os
+
+    from pi_tui.coding.offline_model import register_offline_provider
     from pi_tui.coding.session_factory import create_agent_session
 
+    if not os.environ.get("PI_TUI_OFFLINE_TPS"):
+        register_offline_provider(tokens_per_second=0)  # nobody watches the stream here: answer at once
     try:
         session = create_agent_session(**options)
     except Exception as exc:
