@@ -146,6 +146,20 @@ def _write_bytes(path: str, data: bytes) -> None:
         raise Exception(node_error_message(exc, "open", path)) from None
 
 
+def _plan_edit(raw: bytes, specs: list[EditSpec], path: str) -> tuple[bytes, str, str]:
+    """``(bytes to write, base LF text, new LF text)``; raises pi's edit errors."""
+    bom, content = strip_bom(decode_preserving(raw))
+    ending = detect_line_ending(content)
+    base, new = apply_edits_to_normalized_content(normalize_to_lf(content), specs, path)
+    return encode_preserving(bom + restore_line_endings(new, ending)), base, new
+
+
+def _edit_details(base: str, new: str, path: str) -> dict[str, Any]:
+    diff, first_changed = generate_diff_string(base, new)
+    artifact = {"title": path, "kind": "diff", "content": unified_diff(base, new, path), "path": path}
+    return {"diff": diff, "firstChangedLine": first_changed, "artifacts": [artifact]}
+
+
 class EditTool(AgentTool):
     """``edit(path, edits[{oldText,newText}])`` -> ``Successfully replaced <n> block(s) in <path>.``
 
@@ -187,23 +201,11 @@ class EditTool(AgentTool):
             except OSError as exc:
                 raise Exception(f"Could not edit file: {path}. Error code: {error_code(exc)}.") from None
             raw = await run_abortable(signal, in_thread(_read_bytes, absolute))
-            text = decode_preserving(raw)
-            bom, content = strip_bom(text)
-            ending = detect_line_ending(content)
-            normalized = normalize_to_lf(content)
-            try:
-                base, new = apply_edits_to_normalized_content(normalized, specs, path)
-            except Exception as exc:
-                raise Exception(str(exc)) from None
+            final, base, new = await in_thread(_plan_edit, raw, specs, path)
             check_aborted(signal)
-            final = bom + restore_line_endings(new, ending)
-            await in_thread(_write_bytes, absolute, encode_preserving(final))
+            await in_thread(_write_bytes, absolute, final)
             check_aborted(signal)
-            diff, first_changed = generate_diff_string(base, new)
-            details: dict[str, Any] = {"diff": diff, "firstChangedLine": first_changed}
-            details["artifacts"] = [
-                {"title": path, "kind": "diff", "content": unified_diff(base, new, path), "path": path}
-            ]
+            details = await in_thread(_edit_details, base, new, path)
             return text_result(f"Successfully replaced {len(specs)} block(s) in {path}.", details)
 
         return await with_file_mutation_queue(absolute, mutate)

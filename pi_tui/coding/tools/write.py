@@ -77,6 +77,12 @@ def _write(path: str, data: bytes) -> None:
         raise Exception(node_error_message(exc, "open", path)) from None
 
 
+def _write_diff(old: str | None, content: str, path: str) -> str:
+    old_text = normalize_to_lf(strip_bom(old)[1]) if old is not None else ""
+    new_text = normalize_to_lf(strip_bom(content)[1])
+    return unified_diff(old_text, new_text, path, old_exists=old is not None)
+
+
 class WriteTool(AgentTool):
     """``write(path, content)`` -> ``Successfully wrote <n> bytes to <path>``.
 
@@ -114,9 +120,7 @@ class WriteTool(AgentTool):
             check_aborted(signal)
             old = await in_thread(_read_old, absolute)
             await run_abortable(signal, in_thread(_write, absolute, encode_preserving(content)))
-            old_text = normalize_to_lf(strip_bom(old)[1]) if old is not None else ""
-            new_text = normalize_to_lf(strip_bom(content)[1])
-            diff = unified_diff(old_text, new_text, path, old_exists=old is not None)
+            diff = await in_thread(_write_diff, old, content, path)
             details = {"artifacts": [{"title": path, "kind": "diff", "content": diff, "path": path}]}
             return text_result(f"Successfully wrote {js_length(content)} bytes to {path}", details)
 
