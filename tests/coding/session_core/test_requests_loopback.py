@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, faux_tool_call
 from pi_tui.ai.types import Model
 from pi_tui.coding.session.session_manager import SessionManager
+from pi_tui.coding.session_compaction import CompactionError
 
 from .helpers import EchoTool, make_session
 
@@ -59,6 +60,7 @@ def test_ui_only_text_never_reaches_a_provider(tmp_path_factory: pytest.TempPath
     markers: list[str] = []
     prompts = sum(1 for op in ops if op[0] == "prompt") + 1
     script = [{"type": "text", "text": f"reply {i}"} for i in range(prompts)]
+    script += [{"type": "text", "text": "## Goal\nsummary"}, {"type": "text", "text": "## Original Request\nx"}]
 
     async def run(port: int) -> None:
         session = make_session(tmp_path, _model(api, port), persist=False)
@@ -73,11 +75,16 @@ def test_ui_only_text_never_reaches_a_provider(tmp_path_factory: pytest.TempPath
             else:
                 await session.prompt(text)
         await session.prompt("final")
+        session.settings.compaction.keep_recent_tokens = 1
+        try:
+            await session.compact()  # the summariser's request must not carry UI-only text either
+        except CompactionError:
+            pass
 
     with MockLlmServer(script) as server:
         asyncio.run(run(server.port))
         bodies = [r["body"] for r in server.requests]
-    assert len(bodies) == prompts
+    assert prompts < len(bodies) <= prompts + 2
     sent = [s for body in bodies for s in _strings(body)]
     raw = [json.dumps(body, ensure_ascii=False) for body in bodies]
     for marker in markers:
