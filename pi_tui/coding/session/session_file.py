@@ -8,8 +8,10 @@ on its own, so a torn, corrupt or NUL-filled line costs only itself: it is skipp
 Writing: every append is ONE ``os.write`` of the whole encoded line plus ``"\\n"`` on an ``O_APPEND`` file
 descriptor. On a local filesystem such a write lands in one piece at the end of the file, so two processes
 appending to the same file never interleave partial lines, and a writer killed between writes leaves only whole
-lines. If the file does not end with ``"\\n"`` (torn last line), the next append first writes ``"\\n"`` in the
-same ``os.write`` so the new line starts clean. Appends are not fsync'ed: a crashing *process* loses nothing
+lines. Before each append the last byte is read on the same descriptor; if it is not ``"\\n"`` (a torn last
+line, maybe from another process that crashed) the new line is written as ``"\\n" + line`` in the same
+``os.write`` so it starts clean. (With two live appenders this check can see a line still being copied in and
+add a blank line; readers skip blank lines, pi too.) Appends are not fsync'ed: a crashing *process* loses nothing
 (the data is in the kernel page cache), only a power loss can drop the last lines, and an fsync per line would
 cost milliseconds per message on many disks; whole-file rewrites (migration, recovery, forking) go through a
 temp file + fsync + ``os.replace`` so they are atomic.
@@ -146,16 +148,23 @@ def _write_all(fd: int, payload: bytes) -> None:
         written += os.write(fd, payload[written:])
 
 
+def _ends_with_newline_fd(fd: int, path: Path) -> bool:
+    if not hasattr(os, "pread"):  # Windows
+        return file_ends_with_newline(path)
+    size = os.fstat(fd).st_size
+    return size == 0 or os.pread(fd, 1, size - 1) == b"\n"
+
+
 class AppendWriter:
     """Appends whole lines to one JSONL file (module docstring: one ``os.write`` per line, ``O_APPEND``).
 
-    The parent directory is created on first use. ``needs_newline`` is checked once, when the writer is made
-    (and after a failed write); a torn last line gets a ``"\\n"`` prepended to the next append.
+    The parent directory is created on first use. Before each batch the file's last byte is read on the same
+    descriptor: if it is not ``"\\n"`` (a torn line, possibly left by another process that crashed), the first
+    line of the batch is written as ``"\\n" + line`` in one ``os.write``.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._needs_newline = not file_ends_with_newline(self.path)
 
     def append(self, obj: Any) -> None:
         """Append one JSON line. Raises ``OSError`` if the file cannot be written."""
@@ -167,16 +176,12 @@ class AppendWriter:
         if not lines:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, FILE_MODE)
         try:
+            if not _ends_with_newline_fd(fd, self.path):
+                lines[0] = b"\n" + lines[0]
             for line in lines:
-                payload = b"\n" + line if self._needs_newline else line
-                try:
-                    _write_all(fd, payload)
-                except OSError:
-                    self._needs_newline = not file_ends_with_newline(self.path)
-                    raise
-                self._needs_newline = False
+                _write_all(fd, line)
         finally:
             os.close(fd)
 
