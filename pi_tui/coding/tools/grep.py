@@ -3,7 +3,9 @@
 Backend: ``rg --json --line-number --color=never --hidden [--ignore-case] [--fixed-strings]
 [--glob g] -- <pattern> <path>`` when ripgrep is available, else a Python search over the files of
 :func:`~pi_tui.coding.tools.ignore_walk.walk` (``.gitignore`` honoured inside git work trees, as rg
-does; binary files, i.e. with a NUL in the first 8 KB, skipped; Python ``re`` syntax) — see
+does; binary files, i.e. with a NUL in the first 8 KB, skipped; Python ``re`` syntax; ``glob`` is a
+gitignore-style filter on the path relative to the search directory, and unlike rg's ``--glob`` it
+does not override .gitignore) — see
 :mod:`~pi_tui.coding.tools.search_backend` for how the backend is chosen.
 
 Output lines ``<path>:<n>: <text>`` (context lines ``<path>-<n>- <text>``), paths relative to the
