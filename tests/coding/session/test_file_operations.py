@@ -250,3 +250,16 @@ def test_unreadable_path_raises_a_clear_error_and_writes_nothing(tmp_path: Path)
     with pytest.raises(SessionFileError, match="cannot read session file"):
         SessionManager.open(directory)
     assert list(directory.iterdir()) == []
+
+
+def test_torn_line_written_by_someone_else_does_not_swallow_our_next_entry(tmp_path: Path) -> None:
+    session = _write_session(tmp_path)
+    path = session.session_file
+    assert path is not None
+    session.append_custom_entry("before", {})  # the writer exists now
+    with open(path, "ab") as handle:
+        handle.write(b'{"type":"custom","id":"torn')  # another process crashed mid-line
+    ours = session.append_custom_entry("after", {"kept": True})
+    loaded = SessionManager.open(path)
+    assert loaded.get_entry(ours) is not None
+    assert len(loaded.warnings) == 1
