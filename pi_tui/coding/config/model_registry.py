@@ -205,7 +205,7 @@ class ModelRegistry:
             return True
         if provider is not None and provider.api_key:
             return True
-        return provider is not None and bool(provider.models) and is_loopback_url(model.base_url)
+        return provider is not None and is_loopback_url(model.base_url)
 
     def get_available(self) -> list[Model]:
         """Models whose provider has auth configured (no command is run, no key validated)."""
@@ -269,7 +269,7 @@ class ModelRegistry:
             return status
         config = self._providers.get(provider)
         if config is None or not config.api_key:
-            if config is not None and config.models and is_loopback_url(config.base_url):
+            if config is not None and is_loopback_url(config.base_url):
                 return {"configured": True, "source": "local_server"}
             return status
         if config.api_key.startswith("!"):
