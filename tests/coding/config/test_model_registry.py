@@ -238,4 +238,6 @@ def test_loopback_detection() -> None:
 def test_builtin_provider_pointed_at_localhost_needs_no_key(tmp_path: Path) -> None:
     registry = _registry(tmp_path, {"providers": {"openai": {"baseUrl": "http://127.0.0.1:4000/v1"}}})
     available = registry.get_available()
-    assert available and all(m.provider == "openai" and m.base_url == "http://127.0.0.1:4000/v1" for m in available)
+    assert available and all(
+        m.provider == "openai" and m.base_url == "http://127.0.0.1:4000/v1" for m in available
+    )

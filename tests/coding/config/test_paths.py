@@ -31,7 +31,9 @@ def test_session_dir_precedence(tmp_path: Path) -> None:
     assert resolve_session_dir("/w/p", settings_session_dir="/s", env=env) == Path("/s")
     env_dir = {**env, "PI_TUI_SESSION_DIR": "/e"}
     assert resolve_session_dir("/w/p", settings_session_dir="/s", env=env_dir) == Path("/e")
-    assert resolve_session_dir("/w/p", cli_session_dir="/c", settings_session_dir="/s", env=env_dir) == Path("/c")
+    assert resolve_session_dir("/w/p", cli_session_dir="/c", settings_session_dir="/s", env=env_dir) == Path(
+        "/c"
+    )
 
 
 def test_project_settings_path() -> None:
