@@ -35,6 +35,7 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         print(f"Warning: {warning}", file=sys.stderr)
     writer = JsonLineWriter() if json_mode else None
     if writer is not None:
+        sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr
         writer.write(session_header_json(session))
         session.subscribe(writer.write)
     exit_code: list[int] = []

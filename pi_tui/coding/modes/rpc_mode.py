@@ -303,6 +303,7 @@ async def _serve(options: dict[str, Any]) -> int:
     from pi_tui.coding.session_factory import create_agent_session
 
     writer = JsonLineWriter()
+    sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr
     try:
         session = create_agent_session(**options)
     except Exception as exc:
