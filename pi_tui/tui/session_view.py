@@ -10,7 +10,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pi_tui.tui.transcript_builder import apply_tool_result, item_for_message, role_of, tool_calls_of
+from pi_tui.tui.transcript_builder import (
+    apply_tool_result,
+    item_for_message,
+    repeats_assistant_error,
+    role_of,
+    tool_calls_of,
+)
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, SummaryItem, ToolItem, field
 
@@ -66,7 +72,7 @@ class SessionView:
             return
         elif role == "bashExecution":
             return  # shown live by the app's own bash item
-        else:
+        elif not repeats_assistant_error(message, self.app.transcript.items):
             item = item_for_message(message)
             if item is not None:
                 self.app.transcript.add(item)

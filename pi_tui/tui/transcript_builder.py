@@ -82,6 +82,21 @@ def item_for_message(message: Any) -> TranscriptItem | None:
     return None
 
 
+def repeats_assistant_error(message: Any, items: list[TranscriptItem]) -> bool:
+    """True for an error notification that repeats the last assistant message's ``Error: …`` line.
+
+    The session adds such a notification when a run fails; the assistant item already shows the error
+    (pi shows it once), so the UI skips the repeat.
+    """
+    if role_of(message) != "notification" or field(message, "level") != "error":
+        return False
+    for item in reversed(items[-8:]):
+        if isinstance(item, AssistantItem):
+            return bool(field(item.message, "stop_reason") == "error"
+                        and field(item.message, "error_message") == field(message, "text"))
+    return False
+
+
 def items_from_messages(messages: list[Any]) -> list[TranscriptItem]:
     """All items for a finished message list, tool results attached to their calls."""
     items: list[TranscriptItem] = []
@@ -103,7 +118,7 @@ def items_from_messages(messages: list[Any]) -> list[TranscriptItem]:
             if found is not None:
                 apply_tool_result(found, field(message, "content"), field(message, "details"),
                                   bool(field(message, "is_error", False)))
-        else:
+        elif not repeats_assistant_error(message, items):
             item = item_for_message(message)
             if item is not None:
                 items.append(item)

@@ -39,7 +39,7 @@ class Transcript(ScrollView, can_focus=False):
     Transcript {
         height: 1fr;
         overflow-x: hidden;
-        overflow-y: scroll;
+        overflow-y: auto;
         scrollbar-size-vertical: 1;
         scrollbar-gutter: stable;
     }
@@ -118,9 +118,11 @@ class Transcript(ScrollView, can_focus=False):
         size = Size(self._width or self.content_width, self.total_height)
         if size == self.virtual_size:
             return
-        if self._laid_out:
+        viewport = self.scrollable_content_region.height
+        crosses = (self.virtual_size.height > viewport) != (size.height > viewport)
+        if self._laid_out and not crosses:
             # A changed height must not re-run the whole screen's layout (Widget.virtual_size is a layout
-            # reactive): the scrollbar is always shown (overflow-y: scroll), so only the scroll range changes.
+            # reactive): while the scrollbar's visibility stays the same only the scroll range changes.
             self.set_reactive(Widget.virtual_size, size)
             self._scroll_update(size)
             self.refresh()
