@@ -53,6 +53,9 @@ class MarkdownChatApp(App[None]):
                 yield Markdown(text)
         yield Input(placeholder="type here")
 
+    def on_mount(self) -> None:
+        self.log_view.anchor()
+
     @property
     def log_view(self) -> VerticalScroll:
         """The scrolling transcript container."""
@@ -62,5 +65,5 @@ class MarkdownChatApp(App[None]):
         """Mount one more message at the end and keep the view at the bottom."""
         widget = Markdown(text)
         await self.log_view.mount(widget)
-        self.log_view.scroll_end(animate=False, immediate=True)
+        self.log_view.anchor()
         return widget

@@ -69,7 +69,7 @@ class DisplayRecorder:
         self.updates = 0
         self.serialise_s = 0.0
         self.last_update = 0.0
-        self._waiters: list[tuple[str, float, asyncio.Future[float]]] = []
+        self._waiters: list[tuple[str, float, asyncio.Future[float], Any]] = []
         original = app._display
 
         def display(screen: Any, renderable: Any) -> None:
@@ -87,17 +87,20 @@ class DisplayRecorder:
             if self._waiters:
                 plain = ANSI.sub("", text)
                 for waiter in list(self._waiters):
-                    needle, after, fut = waiter
-                    if now >= after and needle in plain and not fut.done():
+                    needle, after, fut, predicate = waiter
+                    if fut.done():
+                        self._waiters.remove(waiter)
+                    elif now >= after and needle in plain and (predicate is None or predicate()):
                         fut.set_result(now)
                         self._waiters.remove(waiter)
 
         app._display = display  # type: ignore[method-assign]
 
-    def wait_for(self, needle: str, after: float) -> asyncio.Future[float]:
-        """A future resolved with the time of the first update at/after ``after`` whose text contains ``needle``."""
+    def wait_for(self, needle: str, after: float, predicate: Any = None) -> asyncio.Future[float]:
+        """A future resolved with the time of the first update at/after ``after`` whose text contains ``needle``
+        (``""``: any update) and for which ``predicate()`` (if given) is true at that moment."""
         fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._waiters.append((needle, after, fut))
+        self._waiters.append((needle, after, fut, predicate))
         return fut
 
 
@@ -142,6 +145,23 @@ async def settle(recorder: DisplayRecorder, quiet: float = 0.3, limit: float = 6
     return recorder.last_update
 
 
+async def press_and_wait(app: App[Any], recorder: DisplayRecorder, key: str, predicate: Any = None,
+                         needle: str = "", timeout: float = 30.0) -> float:
+    """Send ``key`` through the driver; ms until the first screen update for which ``predicate()`` holds."""
+    driver = app._driver
+    assert driver is not None
+    t0 = time.perf_counter()
+    fut = recorder.wait_for(needle, t0, predicate)
+    event = events.Key(key, None)
+    event.set_sender(app)
+    driver.send_message(event)
+    try:
+        t1 = await asyncio.wait_for(fut, timeout)
+    except TimeoutError:
+        t1 = t0 + timeout
+    return (t1 - t0) * 1000
+
+
 def rss_mb() -> float:
     """Resident set size of this process in MiB (from /proc/self/status; 0.0 where unavailable)."""
     try:
@@ -166,3 +186,43 @@ def screen_styled(app: App[Any]) -> list[list[tuple[str, str]]]:
     for strip in strips:
         rows.append([(seg.text, str(seg.style)) for seg in strip if seg.text])
     return rows
+
+
+class AbsolutePacer:
+    """Pace the faux provider against an absolute clock: chunk k is released at ``start + chars_before_k / cps``.
+
+    The faux provider's own pacing sleeps a fixed time per chunk, so scheduling overshoot accumulates (a nominal
+    800 characters/s arrives at ~500/s on a busy loop). ``install()`` replaces ``faux._schedule_chunk`` (bench
+    only) for paced streams; unpaced streams (``tokens_per_second`` None) keep one loop tick per chunk.
+    """
+
+    def __init__(self) -> None:
+        self.start: float | None = None
+        self.chars = 0
+        self._original: Any = None
+
+    def install(self) -> None:
+        """Patch the faux provider module."""
+        from pi_tui.ai.providers import faux
+
+        self._original = faux._schedule_chunk
+
+        async def schedule(chunk: str, tokens_per_second: float | None) -> None:
+            if not tokens_per_second or tokens_per_second <= 0:
+                await asyncio.sleep(0)
+                return
+            now = time.perf_counter()
+            if self.start is None:
+                self.start = now
+            self.chars += len(chunk)
+            await asyncio.sleep(max(0.0, self.start + self.chars / (tokens_per_second * 4) - now))
+
+        faux._schedule_chunk = schedule  # type: ignore[assignment]
+
+    def uninstall(self) -> None:
+        """Restore the faux provider's own pacing."""
+        from pi_tui.ai.providers import faux
+
+        if self._original is not None:
+            faux._schedule_chunk = self._original
+            self._original = None

@@ -86,9 +86,10 @@ def generate_session(out_dir: Path, n: int, cwd: str | None = None, seed: int = 
         if m is None:
             break
         body = "\n".join(f"{i + 2}    total += step({i})" for i in range(rng.randint(3, 30)))
+        # pi shows the head of a read result and the tail of bash output when collapsed: marker on a shown line.
+        result = f"1    # {m}\n{body}" if tool_name == "read" else f"{body}\n# {m}"
         manager.append_message(ToolResultMessage(tool_call_id=call_id, tool_name=tool_name,
-                                                 content=[TextContent(text=f"1    # {m}\n{body}")],
-                                                 timestamp=ts + 2000))
+                                                 content=[TextContent(text=result)], timestamp=ts + 2000))
         m = take()
         if m is None:
             break

@@ -1,0 +1,338 @@
+"""A long resumed session in the real app, beside one-Markdown-widget-per-message Textual as a baseline.
+
+``python bench/tui_long_session.py [--quick]`` prints and writes bench/results/tui_long_session.json.
+
+pi-tui: a 2,000-message v3 session (bench/gen_session.py, written with the real SessionManager: prompts,
+assistant Markdown with code/lists/tables, thinking, read/bash tool calls and results, user bash runs,
+notifications, artifacts) resumed by the real ``create_agent_session(session_path=...)`` in ``PiApp`` at 120x40:
+- process start to interactive (a child process; the first screen update showing the last message);
+- in-process app start to interactive;
+- PageUp from the bottom to the top, then PageDown back, through the driver: ms from key to the first screen update
+  with the view moved and every item in view rendered; every message's marker must be seen on the way (no
+  silently dropped history);
+- appending one more reply (faux model, whole reply in one chunk): submit -> reply's last line on screen, x3;
+  then a 2 KB reply streamed in 3-5 token chunks: event-loop lag p95/max of a 10 ms probe meanwhile;
+- RSS after interactive, and peak (VmHWM) after scrolling the whole history.
+
+Baseline: the first 300 messages of the same session as one Textual ``Markdown`` widget per message in a
+``VerticalScroll``: app start to interactive, 10 PageUps, 3 appends, RSS. Ratios are pi-tui / baseline.
+With ``--quick``: 60 and 20 messages. Each side runs in its own child process (clean RSS).
+
+Targets (issue 6): <= 1.5 s to interactive, <= 50 ms per page scroll and per append, <= 200 MB RSS with 2,000
+messages, every message reachable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _common import median, percentile, print_table, write_results  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SIZE = (120, 40)
+MARKER = re.compile(r"MSG-\d{5}")
+
+
+def _peak_rss_mb() -> float:
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _reply(tag: str) -> str:
+    from _content import markdown_reply
+
+    return markdown_reply(2_000, seed=len(tag)) + f"\n{tag}\n"
+
+
+# ---------------------------------------------------------------------------------------------- pi-tui child
+async def _pi_child(session_path: str, cwd: str, markers: list[str]) -> dict[str, Any]:
+    from _pi_app import make_pi_app
+    from _tui_harness import DisplayRecorder, LagProbe, press_and_wait, rss_mb, settle
+
+    from pi_tui.ai.providers.faux import faux_assistant_message, register_faux_provider
+
+    faux = register_faux_provider(token_size=(10**9, 10**9))
+    app = make_pi_app(cwd, session_path=session_path, faux=faux, spin=False)
+    out: dict[str, Any] = {}
+    t_start = time.perf_counter()
+    async with app.run_test(size=SIZE) as pilot:
+        recorder = DisplayRecorder(app)
+        ready = recorder.wait_for(markers[-1], 0.0, lambda: app.session_ready)
+        t_ready = await asyncio.wait_for(ready, 120)
+        out["app_to_interactive_s"] = t_ready - t_start
+        await settle(recorder, quiet=0.3, limit=10)
+        out["rss_interactive_mb"] = rss_mb()
+        tr = app.transcript
+        out["items"] = len(tr.items)
+        seen: set[str] = set(MARKER.findall(tr.visible_text()))
+
+        def moved(prev: float) -> Any:
+            def check() -> bool:
+                if tr.scroll_y == prev:
+                    return False
+                lo, hi = tr._visible_range(0)
+                width = tr._width or tr.content_width
+                return all(tr.items[i].is_cached(app.ctx, width) for i in range(lo, hi + 1))
+            return check
+
+        async def page(key: str, done: Any) -> list[float]:
+            lat: list[float] = []
+            stuck = 0
+            while not done() and stuck < 3:
+                prev = tr.scroll_y
+                ms = await press_and_wait(app, recorder, key, moved(prev), timeout=10)
+                await asyncio.sleep(0)
+                seen.update(MARKER.findall(tr.visible_text()))
+                if tr.scroll_y == prev:
+                    stuck += 1
+                    continue
+                lat.append(ms)
+            return lat
+
+        up = await page("pageup", lambda: tr.scroll_y <= 0)
+        down = await page("pagedown", lambda: tr.scroll_y >= tr.max_scroll_y)
+        out.update(page_up_ms=up, page_down_ms=down, total_lines=tr.total_height)
+        missing = [m for m in markers if m not in seen]
+        out["markers_expected"] = len(markers)
+        out["markers_missing"] = missing
+        appends: list[float] = []
+        for k in range(3):
+            tag = f"APPEND-END-{k}"
+            faux.set_responses([faux_assistant_message(_reply(tag))])
+            t0 = time.perf_counter()
+            fut = recorder.wait_for(tag, t0)
+            app.run_worker(app.submit_text(f"one more please {k}"))
+            appends.append((await asyncio.wait_for(fut, 60) - t0) * 1000)
+            await app.session.wait_for_idle()
+            await settle(recorder, quiet=0.2, limit=5)
+        out["append_ms"] = appends
+        faux.unregister()
+        streamed = register_faux_provider(token_size=(3, 5))
+        model = streamed.get_model()
+        assert model is not None
+        app.session.models.allow(model.provider, model.id, model)
+        app.session.set_model(model)
+        streamed.set_responses([faux_assistant_message(_reply("STREAM-END"))])
+        probe = LagProbe(0.01)
+        probe.start()
+        t0 = time.perf_counter()
+        fut = recorder.wait_for("STREAM-END", t0)
+        app.run_worker(app.submit_text("and a streamed one"))
+        out["stream_append_total_ms"] = (await asyncio.wait_for(fut, 120) - t0) * 1000
+        await app.session.wait_for_idle()
+        lags = await probe.stop()
+        out["stream_lag_p95_ms"] = percentile(lags, 95)
+        out["stream_lag_max_ms"] = max(lags, default=0.0)
+        await pilot.pause()
+        out["rss_end_mb"] = rss_mb()
+        out["rss_peak_mb"] = _peak_rss_mb()
+        streamed.unregister()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- baseline child
+def _as_markdown(message: Any) -> str:
+    """A session message as the Markdown a one-widget-per-message chat app would show."""
+    role = getattr(message, "role", None) or (message.get("role") if isinstance(message, dict) else "")
+    get = (lambda k, d=None: message.get(k, d)) if isinstance(message, dict) else (
+        lambda k, d=None: getattr(message, k, d))
+    if role == "user":
+        return "**You:** " + " ".join(getattr(b, "text", "") for b in get("content", []) or [])
+    if role == "assistant":
+        parts = []
+        for b in get("content", []) or []:
+            t = getattr(b, "type", None)
+            if t == "thinking":
+                parts.append("*" + b.thinking + "*")
+            elif t == "text":
+                parts.append(b.text)
+            elif t == "toolCall":
+                parts.append(f"`{b.name} {json.dumps(b.arguments)}`")
+        return "\n\n".join(parts)
+    if role == "toolResult":
+        return "```\n" + "\n".join(getattr(b, "text", "") for b in get("content", []) or []) + "\n```"
+    if role == "bashExecution":
+        return f"`$ {get('command')}`\n\n```\n{get('output')}\n```"
+    if role == "notification":
+        return f"> {get('text')}"
+    if role == "artifact":
+        return f"**{get('title')}**\n\n```{get('language') or ''}\n{get('content')}\n```"
+    return str(get("content", ""))
+
+
+async def _textual_child(session_path: str, count: int) -> dict[str, Any]:
+    from _baselines import MarkdownChatApp
+    from _tui_harness import DisplayRecorder, press_and_wait, rss_mb, settle
+
+    from pi_tui.coding.session.session_manager import SessionManager
+
+    messages = SessionManager.open(session_path).build_session_context(include_ui=True).messages[:count]
+    texts = [_as_markdown(m) for m in messages]
+    last = MARKER.findall(texts[-1])[-1]
+    out: dict[str, Any] = {"messages": len(texts)}
+    t_start = time.perf_counter()
+    app = MarkdownChatApp(texts)
+    async with app.run_test(size=SIZE) as pilot:
+        recorder = DisplayRecorder(app)
+        log = app.log_view
+        log.scroll_end(animate=False, immediate=True)
+        t_ready = await asyncio.wait_for(recorder.wait_for(last, 0.0), 900)
+        out["app_to_interactive_s"] = t_ready - t_start
+        await settle(recorder, quiet=0.3, limit=30)
+        out["rss_interactive_mb"] = rss_mb()
+        log.focus()
+        await pilot.pause()
+        lat = []
+        for _ in range(10):
+            prev = log.scroll_y
+            if prev <= 0:
+                break
+            lat.append(await press_and_wait(app, recorder, "pageup", lambda p=prev: log.scroll_y != p, timeout=60))
+            await settle(recorder, quiet=0.1, limit=30)
+        out["page_up_ms"] = lat
+        log.scroll_end(animate=False, immediate=True)
+        await settle(recorder, quiet=0.2, limit=30)
+        appends = []
+        for k in range(3):
+            tag = f"APPEND-END-{k}"
+            t0 = time.perf_counter()
+            fut = recorder.wait_for(tag, t0)
+            await app.append_message(_reply(tag))
+            appends.append((await asyncio.wait_for(fut, 300) - t0) * 1000)
+            await settle(recorder, quiet=0.2, limit=30)
+        out["append_ms"] = appends
+        out["rss_end_mb"] = rss_mb()
+        out["rss_peak_mb"] = _peak_rss_mb()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- orchestration
+def _run_child(args: list[str], env: dict[str, str], cwd: str) -> dict[str, Any]:
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, check=False)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"child {args[:2]} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    data: dict[str, Any] = json.loads(lines[-1])
+    data["_wall_s"] = time.monotonic() - t0
+    return data
+
+
+def _process_to_interactive(session_path: str, last: str, env: dict[str, str], cwd: str) -> dict[str, Any]:
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, str(HERE / "_first_paint.py"), "pitui", "--session", session_path,
+                           "--until", last], env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"interactive child failed: {proc.stderr.strip()[-2000:]}")
+    data = json.loads(lines[-1])
+    return {"first_paint_s": data["first_paint"] - t0, "interactive_s": data["until"] - t0,
+            "rss_mb": data.get("rss_mb", 0.0)}
+
+
+def main(argv: list[str]) -> int:
+    """Orchestrate (or, with ``--child``, run one side)."""
+    if argv and argv[0] == "--child":
+        kind, path = argv[1], argv[2]
+        if kind == "pitui":
+            markers = json.loads(Path(argv[3]).read_text())
+            result = asyncio.run(_pi_child(path, os.getcwd(), markers))
+        else:
+            result = asyncio.run(_textual_child(path, int(argv[3])))
+        print(json.dumps(result))
+        return 0
+    quick = "--quick" in argv
+    n_pi, n_base = (60, 20) if quick else (2000, 300)
+    from _pi_app import isolate_config
+
+    from gen_session import generate_session
+
+    isolate_config()
+    env = dict(os.environ)
+    cwd = tempfile.mkdtemp(prefix="pi-tui-bench-cwd-")
+    work = Path(tempfile.mkdtemp(prefix="pi-tui-bench-sessions-"))
+    path, markers = generate_session(work, n_pi, cwd=cwd)
+    marker_file = work / "markers.json"
+    marker_file.write_text(json.dumps(markers))
+    # Each run resumes its own copy (the app appends to the file it resumes).
+    copies = []
+    for k in range(3):
+        copy = work / f"copy{k}" / path.name
+        copy.parent.mkdir()
+        copy.write_bytes(path.read_bytes())
+        copies.append(copy)
+    proc_runs = [_process_to_interactive(str(copies[0]), markers[-1], env, cwd) for _ in range(1 if quick else 3)]
+    pi = _run_child(["--child", "pitui", str(copies[1]), str(marker_file)], env, cwd)
+    base = _run_child(["--child", "textual", str(copies[2]), str(n_base)], env, cwd)
+    interactive = median([r["interactive_s"] for r in proc_runs])
+    pages = pi["page_up_ms"] + pi["page_down_ms"]
+    r: dict[str, Any] = {
+        "quick": quick, "messages": n_pi, "baseline_messages": base["messages"], "session_bytes": path.stat().st_size,
+        "process_to_interactive_s": interactive, "process_first_paint_s": median([r["first_paint_s"] for r in proc_runs]),
+        "rss_interactive_child_mb": median([r["rss_mb"] for r in proc_runs]),
+        "app_to_interactive_s": pi["app_to_interactive_s"], "pages": len(pages),
+        "page_p50_ms": median(pages), "page_p95_ms": percentile(pages, 95), "page_max_ms": max(pages, default=0.0),
+        "append_median_ms": median(pi["append_ms"]), "append_max_ms": max(pi["append_ms"]),
+        "stream_append_total_ms": pi["stream_append_total_ms"], "stream_lag_p95_ms": pi["stream_lag_p95_ms"],
+        "stream_lag_max_ms": pi["stream_lag_max_ms"],
+        "rss_interactive_mb": pi["rss_interactive_mb"], "rss_peak_mb": pi["rss_peak_mb"],
+        "markers_expected": pi["markers_expected"], "markers_missing": pi["markers_missing"][:50],
+        "markers_missing_count": len(pi["markers_missing"]), "transcript_items": pi["items"],
+        "transcript_lines": pi["total_lines"],
+        "base_app_to_interactive_s": base["app_to_interactive_s"],
+        "base_page_p50_ms": median(base["page_up_ms"]), "base_page_max_ms": max(base["page_up_ms"]),
+        "base_append_median_ms": median(base["append_ms"]), "base_rss_interactive_mb": base["rss_interactive_mb"],
+        "base_rss_peak_mb": base["rss_peak_mb"],
+    }
+    r["ratio_interactive"] = r["app_to_interactive_s"] / r["base_app_to_interactive_s"]
+    r["ratio_page"] = r["page_p50_ms"] / r["base_page_p50_ms"] if r["base_page_p50_ms"] else 0.0
+    r["ratio_append"] = r["append_median_ms"] / r["base_append_median_ms"] if r["base_append_median_ms"] else 0.0
+    r["ratio_rss"] = r["rss_peak_mb"] / r["base_rss_peak_mb"] if r["base_rss_peak_mb"] else 0.0
+    met = lambda ok: "met" if ok else "NOT met"  # noqa: E731
+    nb = r["baseline_messages"]
+    print_table(f"tui_long_session (pi-tui: {n_pi} messages, {r['transcript_lines']:,} lines; "
+                f"baseline: {nb} Markdown widgets)", [
+        ("process start -> interactive s", interactive, f"target <= 1.5 s: {met(interactive <= 1.5)}"),
+        ("app start -> interactive s", r["app_to_interactive_s"], f"baseline ({nb} msgs) "
+         f"{r['base_app_to_interactive_s']:.2f} s, ratio {r['ratio_interactive']:.3f}"),
+        ("page scroll p50 ms", r["page_p50_ms"], f"{r['pages']} pages; baseline {r['base_page_p50_ms']:.1f} ms, "
+         f"ratio {r['ratio_page']:.3f}"),
+        ("page scroll p95 ms", r["page_p95_ms"], f"target <= 50: {met(r['page_p95_ms'] <= 50)}"),
+        ("page scroll max ms", r["page_max_ms"], f"baseline max {r['base_page_max_ms']:.1f} ms"),
+        ("append one reply ms (median of 3)", r["append_median_ms"],
+         f"target <= 50: {met(r['append_max_ms'] <= 50)} (max {r['append_max_ms']:.1f}); baseline "
+         f"{r['base_append_median_ms']:.1f} ms, ratio {r['ratio_append']:.3f}"),
+        ("streamed 2 KB reply: loop lag p95 ms", r["stream_lag_p95_ms"],
+         f"max {r['stream_lag_max_ms']:.1f} ms, submit->end on screen {r['stream_append_total_ms']:.0f} ms"),
+        ("RSS at interactive MB", r["rss_interactive_mb"], f"baseline {r['base_rss_interactive_mb']:.1f} MB"),
+        ("RSS peak after full scroll MB", r["rss_peak_mb"], f"target <= 200: {met(r['rss_peak_mb'] <= 200)}; "
+         f"baseline peak {r['base_rss_peak_mb']:.1f} MB, ratio {r['ratio_rss']:.3f}"),
+        ("messages reachable by scrolling", f"{r['markers_expected'] - r['markers_missing_count']}/"
+         f"{r['markers_expected']}", f"target all: {met(r['markers_missing_count'] == 0)}"),
+    ])
+    write_results("tui_long_session", r)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
