@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from pi_tui import __version__
 from pi_tui.tui.app_actions import AppActions
 from pi_tui.tui.commands import SlashCommandProvider
-from pi_tui.tui.keymap import Keymap, default_keymap_path, load_keymap
+from pi_tui.tui.keymap import Keymap, load_keymap
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.slash_actions import SlashActions
@@ -86,7 +86,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
         self._branch_source = branch
         self.branch: str | None = None
-        self.keymap = keymap or load_keymap(default_keymap_path())
+        self.keymap = keymap or load_keymap()
         self.probe_local = probe_local
         self.spin = spin
         self.initial_messages = list(initial_messages or [])

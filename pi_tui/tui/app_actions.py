@@ -54,6 +54,10 @@ class AppActions(_Base):
         message.stop()
         self.dispatch_action(message.action)
 
+    def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
+        message.stop()
+        self.add_notice("status", "Commands: " + "  ".join(message.choices))
+
     def on_text_area_changed(self, event: Any) -> None:
         if event.text_area is self.prompt_input:
             text = self.prompt_input.text

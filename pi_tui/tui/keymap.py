@@ -10,7 +10,6 @@ list of keys (pi's format, e.g. ``{"app.tools.expand": "ctrl+e"}``); unknown ids
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,40 +90,19 @@ def _pretty(key: str) -> str:
     return "+".join(p.capitalize() if len(p) > 1 else p.upper() for p in key.split("+"))
 
 
-def _normalise(key: str) -> str:
-    return key.strip().lower().replace("return", "enter").replace("esc", "escape").replace("escapeape", "escape")
+def load_keymap(path: Path | None = None) -> Keymap:
+    """Defaults overlaid with the user's ``keybindings.json`` (``path`` or ``<agent dir>/keybindings.json``).
 
-
-def load_keymap(path: Path | None) -> Keymap:
-    """Defaults overlaid with ``path`` (pi's ``keybindings.json``: id -> key or [keys]).
-
-    A missing file gives the defaults; an unreadable/invalid file or entry adds a warning and is skipped.
+    Reading, JSONC parsing, legacy-name migration and entry validation are
+    ``pi_tui.coding.config.keybindings.load_keybindings``'s; its errors become warnings shown at start.
+    Ids this app does not bind (e.g. pi's ``tui.editor.*``) are accepted and ignored.
     """
+    from pi_tui.coding.config.keybindings import load_keybindings, to_textual_key
+
+    loaded = load_keybindings(path)
     km = Keymap()
-    if path is None or not path.exists():
-        return km
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        km.warnings.append(f"{path}: cannot load key bindings ({exc})")
-        return km
-    if not isinstance(data, dict):
-        km.warnings.append(f"{path}: key bindings must be a JSON object")
-        return km
-    for action, value in data.items():
-        keys = [value] if isinstance(value, str) else value
-        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-            km.warnings.append(f"{path}: {action}: expected a key or a list of keys")
-            continue
-        if action not in DEFAULT_KEYS:
-            km.warnings.append(f"{path}: unknown action id {action!r} (ignored by pi-tui)")
-            continue
-        km.keys[action] = [_normalise(k) for k in keys]
+    km.warnings.extend(loaded.errors)
+    for action, keys in loaded.user.items():
+        if action in DEFAULT_KEYS:
+            km.keys[action] = [to_textual_key(k) for k in keys]
     return km
-
-
-def default_keymap_path() -> Path:
-    """``<agent dir>/keybindings.json``."""
-    from pi_tui.coding.config.paths import get_keybindings_path
-
-    return get_keybindings_path()

@@ -86,6 +86,9 @@ class SlashActions(_Base):
     def _model_chosen(self, model: Any) -> None:
         if model is None:
             return
+        allow = getattr(getattr(self.session, "models", None), "allow", None)
+        if model in self.local_models and callable(allow):
+            allow(model.provider, model.id, model)  # a local server found by the probe needs no key
         try:
             self.session.set_model(model)
         except Exception as exc:

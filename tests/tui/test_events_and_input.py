@@ -79,3 +79,29 @@ async def test_status_notices_replace_each_other_and_idle_app_runs_no_timer(tmp_
         assert not app.status_line.timer_running
         assert app.transcript._flush_timer is None
         assert not app.prompt_input.cursor_blink
+
+
+@pytest.mark.anyio
+async def test_tab_completes_slash_commands_and_home_end_scroll(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("/hot")
+        await pilot.press("tab")
+        assert app.prompt_input.text == "/hotkeys "
+        app.prompt_input.set_text("/co")
+        await pilot.press("tab")
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "/co"
+        assert "Commands: /compact  /copy" in transcript_text(app)
+        app.prompt_input.set_text("")
+        for i in range(40):
+            app.add_notice("info", f"notice {i}")
+        await pilot.pause(0.1)
+        await pilot.press("home")
+        await pilot.pause()
+        assert "notice 0" in app.transcript.visible_text() and not app.transcript.following
+        await pilot.press("end")
+        await pilot.pause()
+        assert "notice 39" in app.transcript.visible_text() and app.transcript.following

@@ -68,12 +68,14 @@ def test_queue_lines() -> None:
 
 def test_keymap_overrides_and_warnings(tmp_path: Path) -> None:
     p = tmp_path / "keybindings.json"
-    p.write_text(json.dumps({"app.tools.expand": "ctrl+e", "app.message.followUp": ["ctrl+g"], "bogus": "x",
-                             "app.clear": 5}))
+    p.write_text(json.dumps({"app.tools.expand": "ctrl+e", "app.message.followUp": ["ctrl+g"],
+                             "tui.editor.cursorUp": ["up"], "app.clear": 5, "app.model.cycleBackward": "shift+ctrl+P"}))
     km = load_keymap(p)
     assert km.action_for("ctrl+e") == "app.tools.expand"
     assert km.action_for("ctrl+o") is None
     assert km.action_for("ctrl+g") == "app.message.followUp"
-    assert len(km.warnings) == 2
+    assert km.action_for("ctrl+shift+p") == "app.model.cycleBackward"
+    assert km.action_for("ctrl+c") == "app.clear"  # the bad entry is ignored, with a warning
+    assert len(km.warnings) == 1 and "app.clear" in km.warnings[0]
     p.write_text("{bad")
     assert load_keymap(p).warnings

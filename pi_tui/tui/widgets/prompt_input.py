@@ -118,6 +118,17 @@ class PromptInput(TextArea):
             event.prevent_default()
             self._esc_timer = self.set_timer(self.escape_delay, self._fire_escape)
             return
+        if key in ("home", "end") and not self.text:
+            # An empty editor has no line to move in: Home/End scroll the transcript.
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.ActionRequested("app.scroll.top" if key == "home" else "app.scroll.bottom"))
+            return
+        if key == "tab" and self.text.startswith("/") and " " not in self.text.strip():
+            event.stop()
+            event.prevent_default()
+            self._complete_slash()
+            return
         action = self.keymap.action_for(key)
         if action is None:
             await super()._on_key(event)
@@ -126,6 +137,32 @@ class PromptInput(TextArea):
             return await super()._on_key(event)
         event.stop()
         event.prevent_default()
+
+    def _complete_slash(self) -> None:
+        """Tab after ``/pre``: complete a unique command (plus a space), else the common prefix; list choices."""
+        from pi_tui.tui.commands import complete_slash
+
+        matches = complete_slash(self.text)
+        if not matches:
+            return
+        if len(matches) == 1:
+            self.set_text(f"/{matches[0].name} ")
+            return
+        names = [m.name for m in matches]
+        prefix = names[0]
+        for name in names[1:]:
+            while not name.startswith(prefix):
+                prefix = prefix[:-1]
+        if len(prefix) + 1 > len(self.text.strip()):
+            self.set_text("/" + prefix)
+        self.post_message(self.SlashChoices(["/" + n for n in names]))
+
+    class SlashChoices(Message):
+        """Tab found several slash commands; the app shows them."""
+
+        def __init__(self, choices: list[str]) -> None:
+            super().__init__()
+            self.choices = choices
 
     def _handle_local(self, action: str) -> bool:
         """Run ``action``; returns False when the key should fall through to normal editing."""

@@ -365,10 +365,12 @@ class Transcript(ScrollView, can_focus=False):
         """Scroll by ``pages`` screens (negative: up). Used by PageUp/PageDown from the prompt."""
         height = max(1, self.scrollable_content_region.height - 1)
         self.scroll_to(y=self.scroll_y + pages * height, animate=False, immediate=True)
+        self.following = self.scroll_y >= self.max_scroll_y - 1
 
     def scroll_home_now(self) -> None:
-        """Jump to the first line."""
+        """Jump to the first line (stops following the tail unless everything fits)."""
         self.scroll_to(y=0, animate=False, immediate=True)
+        self.following = self.max_scroll_y <= 1
 
     def scroll_end_now(self) -> None:
         """Jump to the last line and follow the tail again."""
