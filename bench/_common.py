@@ -7,13 +7,15 @@ fail the test run; tests only run them at a tiny size (``--quick``) so they neve
 from __future__ import annotations
 
 import json
+import os
 import platform
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
+# ``PI_TUI_BENCH_RESULTS`` redirects the JSON (the smoke test uses a temp dir so real figures are not overwritten).
+RESULTS_DIR = Path(os.environ.get("PI_TUI_BENCH_RESULTS") or Path(__file__).resolve().parent / "results")
 
 
 def percentile(values: list[float], pct: float) -> float:

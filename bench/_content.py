@@ -97,5 +97,10 @@ def short_markdown(rng: random.Random, marker: str, sections: int) -> str:
     """A shorter assistant reply starting with ``marker`` (one paragraph + ``sections`` list/code/table parts)."""
     parts = [f"{marker} {_paragraph(rng)}"]
     for k in range(sections):
-        parts.append([_nested_list, lambda r: _code(r, k), _table][k % 3](rng))
+        if k % 3 == 0:
+            parts.append(_nested_list(rng))
+        elif k % 3 == 1:
+            parts.append(_code(rng, k))
+        else:
+            parts.append(_table(rng))
     return "\n\n".join(parts)

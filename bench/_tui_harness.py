@@ -105,12 +105,12 @@ class DisplayRecorder:
 
 
 async def type_keys(app: App[Any], recorder: DisplayRecorder, count: int, interval: float,
-                    keys: list[str] | None = None, timeout: float = 10.0,
+                    keys: list[str] | None = None, wait_limit: float = 10.0,
                     stop: asyncio.Event | None = None) -> list[float]:
     """Type up to ``count`` unique characters, one every ``interval`` s (until ``stop`` is set); returns
     keypress-to-screen latencies (ms).
 
-    A key whose character never reaches the screen within ``timeout`` s counts as ``timeout`` ms.
+    A key whose character never reaches the screen within ``wait_limit`` s counts as ``wait_limit`` ms.
     """
     chars = keys or UNIQUE_KEYS
     latencies: list[float] = []
@@ -127,9 +127,9 @@ async def type_keys(app: App[Any], recorder: DisplayRecorder, count: int, interv
         event.set_sender(app)
         driver.send_message(event)
         try:
-            t1 = await asyncio.wait_for(fut, timeout)
+            t1 = await asyncio.wait_for(fut, wait_limit)
         except TimeoutError:
-            t1 = t0 + timeout
+            t1 = t0 + wait_limit
         latencies.append((t1 - t0) * 1000)
     return latencies
 
@@ -146,7 +146,7 @@ async def settle(recorder: DisplayRecorder, quiet: float = 0.3, limit: float = 6
 
 
 async def press_and_wait(app: App[Any], recorder: DisplayRecorder, key: str, predicate: Any = None,
-                         needle: str = "", timeout: float = 30.0) -> float:
+                         needle: str = "", wait_limit: float = 30.0) -> float:
     """Send ``key`` through the driver; ms until the first screen update for which ``predicate()`` holds."""
     driver = app._driver
     assert driver is not None
@@ -156,9 +156,9 @@ async def press_and_wait(app: App[Any], recorder: DisplayRecorder, key: str, pre
     event.set_sender(app)
     driver.send_message(event)
     try:
-        t1 = await asyncio.wait_for(fut, timeout)
+        t1 = await asyncio.wait_for(fut, wait_limit)
     except TimeoutError:
-        t1 = t0 + timeout
+        t1 = t0 + wait_limit
     return (t1 - t0) * 1000
 
 

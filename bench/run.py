@@ -14,6 +14,7 @@ from pathlib import Path
 BENCHMARKS = [
     "stream_parse.py",
     "agent_loop.py",
+    "session_io.py",
     "startup.py",
     "idle_cpu.py",
     "tui_stream.py",

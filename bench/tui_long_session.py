@@ -99,7 +99,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str]) -> dict[str
             stuck = 0
             while not done() and stuck < 3:
                 prev = tr.scroll_y
-                ms = await press_and_wait(app, recorder, key, moved(prev), timeout=10)
+                ms = await press_and_wait(app, recorder, key, moved(prev), wait_limit=10)
                 await asyncio.sleep(0)
                 seen.update(MARKER.findall(tr.visible_text()))
                 if tr.scroll_y == prev:
@@ -206,7 +206,7 @@ async def _textual_child(session_path: str, count: int) -> dict[str, Any]:
             prev = log.scroll_y
             if prev <= 0:
                 break
-            lat.append(await press_and_wait(app, recorder, "pageup", lambda p=prev: log.scroll_y != p, timeout=60))
+            lat.append(await press_and_wait(app, recorder, "pageup", lambda p=prev: log.scroll_y != p, wait_limit=60))
             await settle(recorder, quiet=0.1, limit=30)
         out["page_up_ms"] = lat
         log.scroll_end(animate=False, immediate=True)
@@ -253,18 +253,17 @@ def _process_to_interactive(session_path: str, last: str, env: dict[str, str], c
 def main(argv: list[str]) -> int:
     """Orchestrate (or, with ``--child``, run one side)."""
     if argv and argv[0] == "--child":
-        kind, path = argv[1], argv[2]
+        kind, session_file = argv[1], argv[2]
         if kind == "pitui":
             markers = json.loads(Path(argv[3]).read_text())
-            result = asyncio.run(_pi_child(path, os.getcwd(), markers))
+            result = asyncio.run(_pi_child(session_file, os.getcwd(), markers))
         else:
-            result = asyncio.run(_textual_child(path, int(argv[3])))
+            result = asyncio.run(_textual_child(session_file, int(argv[3])))
         print(json.dumps(result))
         return 0
     quick = "--quick" in argv
     n_pi, n_base = (60, 20) if quick else (2000, 300)
     from _pi_app import isolate_config
-
     from gen_session import generate_session
 
     isolate_config()

@@ -35,22 +35,22 @@ from _common import median, percentile, print_table, write_results  # noqa: E402
 from _content import markdown_reply  # noqa: E402
 from _pi_app import isolate_config, make_pi_app  # noqa: E402
 from _tui_harness import AbsolutePacer, DisplayRecorder, LagProbe, screen_styled, settle, type_keys  # noqa: E402
+from textual.widgets import Markdown  # noqa: E402
 
 from pi_tui.ai.providers.faux import (  # noqa: E402
     _split_by_token_size,
     faux_assistant_message,
     register_faux_provider,
 )
-from textual.widgets import Markdown  # noqa: E402
 
 SIZE = (120, 40)
 PROMPT = "Explain the design of the streaming renderer."
 
 
-async def _wait(predicate: Any, timeout: float = 60.0) -> None:
+async def _wait(predicate: Any, wait_limit: float = 60.0) -> None:
     start = time.perf_counter()
     while not predicate():
-        if time.perf_counter() - start > timeout:
+        if time.perf_counter() - start > wait_limit:
             raise TimeoutError("condition not reached")
         await asyncio.sleep(0.01)
 
