@@ -13,12 +13,20 @@ import io
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets.markdown_blocks import split_blocks
+
+NULL_STYLE = Style.null()
+
+
+def blank_strip(width: int) -> Strip:
+    """A strip of ``width`` spaces with an explicit (null) style: Textual's NO_COLOR filter needs a style."""
+    return Strip([Segment(" " * width, NULL_STYLE)], width)
 
 
 class RenderContext:
@@ -83,7 +91,8 @@ class RenderContext:
         width = max(1, width)
         options = self.console.options.update(width=width, min_width=width, max_width=width, height=None)
         lines = self.console.render_lines(renderable, options, style=style or Style(), pad=True)
-        return [Strip(line, width) for line in lines]
+        return [Strip([seg if seg.style is not None else Segment(seg.text, NULL_STYLE) for seg in line], width)
+                for line in lines]
 
     def markdown_strips(self, text: str, width: int, cache: dict[str, list[Strip]] | None = None,
                         final: bool = True, style: Style | None = None) -> list[Strip]:
@@ -94,7 +103,7 @@ class RenderContext:
         """
         blocks, tail = split_blocks(text, final=final)
         out: list[Strip] = []
-        blank = Strip.blank(width)
+        blank = blank_strip(width)
         for i, block in enumerate(blocks + ([tail] if tail else [])):
             is_tail = i == len(blocks)
             strips = None if (cache is None or is_tail) else cache.get(block)

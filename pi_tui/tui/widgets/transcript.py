@@ -16,7 +16,6 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable
 
-from rich.segment import Segment
 from textual import events
 from textual.geometry import Size
 from textual.message import Message
@@ -25,7 +24,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from pi_tui.tui.widgets.message_render import RenderContext
+from pi_tui.tui.widgets.message_render import RenderContext, blank_strip
 from pi_tui.tui.widgets.transcript_items import NoticeItem, TranscriptItem
 
 FLUSH_INTERVAL = 0.04  # seconds; the tail of a streaming message re-renders at most ~25 times a second
@@ -336,19 +335,19 @@ class Transcript(ScrollView, can_focus=False):
         line = int(self.scroll_y) + y
         found = self.item_at_line(line)
         if found is None:
-            return Strip.blank(width)
+            return blank_strip(width)
         i, row = found
         item = self.items[i]
         if not item.is_cached(self.ctx, self._width or width):
             # Rendered lazily here only if the pre-render pass missed it; geometry is fixed next refresh.
             self.call_later(self._ensure_visible_rendered)
             if item.height_hint is None:
-                return Strip([Segment(" " * width)], width)
+                return blank_strip(width)
             strips = item._strips
         else:
             strips = item.strips(self.ctx, self._width or width)
         if row >= len(strips):
-            return Strip.blank(width)
+            return blank_strip(width)
         return strips[row].crop_extend(0, width, None)
 
     # ----------------------------------------------------------------- input

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pi_tui.tui.widgets import tool_format
-from pi_tui.tui.widgets.message_render import RenderContext, diff_text, group
+from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:
@@ -59,7 +59,7 @@ class TranscriptItem:
         """Rendered lines at ``width`` (cached), ending with a blank spacer line."""
         key = (width, ctx.generation, self.version)
         if self._key != key:
-            self._strips = self.build(ctx, width) + [Strip.blank(width)]
+            self._strips = self.build(ctx, width) + [blank_strip(width)]
             self._key = key
             self._last_height = len(self._strips)
         return self._strips
@@ -151,9 +151,9 @@ class AssistantItem(TranscriptItem):
             self._block_cache = {}
             self._cache_key = (width, ctx.generation)
         out: list[Strip] = []
-        blank = Strip.blank(width)
+        blank = blank_strip(width)
         inner = max(1, width - 1)
-        pad = Strip([], 1)
+        pad = blank_strip(1)
         content = field(self.message, "content", []) or []
         for block in content:
             btype = field(block, "type")
@@ -191,7 +191,7 @@ class AssistantItem(TranscriptItem):
 
     def _line(self, ctx: RenderContext, text: str, style: Style, width: int, gap: bool) -> list[Strip]:
         strips = ctx.to_strips(Padding(Text(text, style=style), (0, 0, 0, 1)), width)
-        return ([Strip.blank(width)] if gap else []) + strips
+        return ([blank_strip(width)] if gap else []) + strips
 
 
 TOOL_STATUSES = ("pending", "queued", "running", "done", "error", "blocked")
