@@ -189,20 +189,19 @@ class SessionView:
             self.app.status_line.show(f"{prefix}Auto-compacting... (esc to cancel)")
 
     def on_compaction_end(self, event: Any) -> None:
-        self.app.status_line.clear() if not self.app.working else self.app.status_line.show("Working...")
+        """Status off; rebuild after a success. Errors are not repeated here: a manual ``/compact`` raises
+        (the command shows it) and automatic compaction errors arrive as the session's notifications."""
+        if self.app.working:
+            self.app.status_line.show("Working...")
+        else:
+            self.app.status_line.clear()
         reason = field(event, "reason", "manual")
         if field(event, "aborted", False):
-            if reason == "manual":
-                self.app.add_notice("error", "Compaction cancelled")
-            else:
+            if reason != "manual":
                 self.app.add_notice("status", "Auto-compaction cancelled")
             return
-        error = field(event, "error_message")
-        if error:
-            self.app.add_notice("error", f"Compaction failed: {error}")
-            return
         result = field(event, "result")
-        if result:
+        if result and not field(event, "error_message"):
             self.app.rebuild_transcript()
             summary = field(result, "summary", "")
             if summary and not any(isinstance(i, SummaryItem) for i in self.app.transcript.items):
@@ -216,14 +215,11 @@ class SessionView:
         self.app.status_line.countdown(f"Retrying ({attempt}/{total}) in {{s}}s... (esc to cancel)", delay)
 
     def on_auto_retry_end(self, event: Any) -> None:
+        """Status back to "Working..." or off; a final failure arrives as the session's error notification."""
         if self.app.working:
             self.app.status_line.show("Working...")
         else:
             self.app.status_line.clear()
-        if not field(event, "success", True):
-            attempts = field(event, "attempt", 0)
-            err = field(event, "final_error", field(event, "finalError", "")) or "unknown error"
-            self.app.add_notice("error", f"Retry failed after {attempts} attempts: {err}")
 
     def on_session_info_changed(self, event: Any) -> None:
         self.app.refresh_footer()

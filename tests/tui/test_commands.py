@@ -175,3 +175,16 @@ async def test_probe_finds_a_loopback_server_and_skips_closed_ports() -> None:
         ("lmstudio", "local-model-b", f"http://127.0.0.1:{port}/v1"),
     ]
     assert all(m.api == "openai-completions" for m in models)
+
+
+@pytest.mark.anyio
+async def test_compact_error_is_shown_once(tmp_path: Path) -> None:
+    """Found in tmux: /compact on a tiny session printed its error twice."""
+    session, app = await _ready(tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await _run(pilot, "/compact")
+        await wait_until(pilot, lambda: "Nothing to compact" in transcript_text(app))
+        await pilot.pause(0.2)
+        assert transcript_text(app).count("Nothing to compact") == 1
+        assert not app.status_line.display
