@@ -17,44 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pi_tui.ai.models import DEFAULT_MODEL_PER_PROVIDER
 from pi_tui.ai.types import THINKING_LEVELS, Model
 
 DEFAULT_THINKING_LEVEL = "medium"
-
-DEFAULT_MODEL_PER_PROVIDER: dict[str, str] = {
-    "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
-    "anthropic": "claude-opus-4-7",
-    "openai": "gpt-5.4",
-    "azure-openai-responses": "gpt-5.4",
-    "openai-codex": "gpt-5.5",
-    "deepseek": "deepseek-v4-pro",
-    "google": "gemini-3.1-pro-preview",
-    "google-vertex": "gemini-3.1-pro-preview",
-    "github-copilot": "gpt-5.4",
-    "openrouter": "moonshotai/kimi-k2.6",
-    "vercel-ai-gateway": "zai/glm-5.1",
-    "xai": "grok-4.20-0309-reasoning",
-    "groq": "openai/gpt-oss-120b",
-    "cerebras": "zai-glm-4.7",
-    "zai": "glm-5.1",
-    "mistral": "devstral-medium-latest",
-    "minimax": "MiniMax-M2.7",
-    "minimax-cn": "MiniMax-M2.7",
-    "moonshotai": "kimi-k2.6",
-    "moonshotai-cn": "kimi-k2.6",
-    "huggingface": "moonshotai/Kimi-K2.6",
-    "fireworks": "accounts/fireworks/models/kimi-k2p6",
-    "opencode": "kimi-k2.6",
-    "opencode-go": "kimi-k2.6",
-    "kimi-coding": "kimi-for-coding",
-    "cloudflare-workers-ai": "@cf/moonshotai/kimi-k2.6",
-    "cloudflare-ai-gateway": "workers-ai/@cf/moonshotai/kimi-k2.6",
-    "xiaomi": "mimo-v2.5-pro",
-    "xiaomi-token-plan-cn": "mimo-v2.5-pro",
-    "xiaomi-token-plan-ams": "mimo-v2.5-pro",
-    "xiaomi-token-plan-sgp": "mimo-v2.5-pro",
-}
-"""Default model per provider, in pi's preference order (core/model-resolver)."""
 
 _DATED = re.compile(r"-\d{8}$")
 
