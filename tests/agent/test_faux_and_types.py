@@ -235,9 +235,10 @@ def test_agent_events_dump_to_pi_json_and_load_back() -> None:
     adapter: TypeAdapter[Any] = TypeAdapter(AgentEvent)
     for data in dumped:
         assert adapter.validate_python(data).model_dump(mode="json", by_alias=True, exclude_none=True) == data
-    custom = adapter.validate_json(json.dumps({"type": "message_start", "message": {"role": "notification", "text": "hi", "level": "info"}}))
+    # A role nobody registered (the coding layer registers "notification" globally, so use another).
+    custom = adapter.validate_json(json.dumps({"type": "message_start", "message": {"role": "x-unregistered", "text": "hi", "level": "info"}}))
     assert isinstance(custom, MessageStartEvent) and isinstance(custom.message, UnknownAgentMessage)
-    assert custom.model_dump(by_alias=True)["message"] == {"role": "notification", "text": "hi", "level": "info", "timestamp": None}
+    assert custom.model_dump(by_alias=True)["message"] == {"role": "x-unregistered", "text": "hi", "level": "info", "timestamp": None}
 
 
 def test_custom_role_registry() -> None:
