@@ -37,6 +37,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--session")
     parser.add_argument("--until")
     parser.add_argument("--hold", type=float, default=0.0)
+    parser.add_argument("--limit", type=float, default=60.0, help="give up (exit 1, screen on stderr) after this")
     args = parser.parse_args(argv)
     t_start = time.monotonic()
     from _tui_harness import ANSI
@@ -79,7 +80,18 @@ def main(argv: list[str]) -> int:
         result["rss_mb"] = max(result.get("rss_mb", 0.0), _rss_mb())
         app.exit()
 
+    def give_up() -> None:
+        if "done" in result:
+            return
+        from _tui_harness import screen_lines
+
+        sys.stderr.write(f"gave up after {args.limit} s waiting for {args.until!r}; state: "
+                         f"session_ready={getattr(app, 'session_ready', None)}; screen:\n")
+        sys.stderr.write("\n".join(screen_lines(app)) + "\n")
+        app.exit()
+
     app._display = display
+    app.call_later(lambda: app.set_timer(args.limit, give_up))
     app.run(headless=True, size=(120, 40))
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()

@@ -6,7 +6,8 @@ lists and tables; some with a ``read`` or ``bash`` tool call), tool results, use
 UI-only notifications and artifacts. Every message carries a unique marker ``MSG-<n>`` (5 digits) on a line
 the UI shows by default, so a benchmark can check that every message is reachable by scrolling.
 
-``generate_session(path_dir, n, cwd)`` returns ``(path, markers)``: the file and the markers in order.
+``generate_session(path_dir, n, cwd)`` returns ``(path, markers, last_needle)``: the file, the markers in order
+and the text on the last line of the last message (what "interactive" waits for).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from _content import short_markdown  # noqa: E402
 
-from pi_tui.ai.types import AssistantMessage, TextContent, ThinkingContent, ToolCall, ToolResultMessage, Usage, UserMessage  # noqa: E402
+from pi_tui.ai.types import (  # noqa: E402
+    AssistantMessage,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+)
 from pi_tui.coding.messages import BashExecutionMessage  # noqa: E402
 from pi_tui.coding.session.session_manager import SessionManager  # noqa: E402
 
@@ -47,19 +56,23 @@ def _assistant(content: list[object], ts: int, stop: str = "stop") -> AssistantM
     )
 
 
-def generate_session(out_dir: Path, n: int, cwd: str | None = None, seed: int = 7) -> tuple[Path, list[str]]:
-    """Write a session of exactly ``n`` messages into ``out_dir``; returns ``(file path, markers in order)``."""
+def generate_session(out_dir: Path, n: int, cwd: str | None = None, seed: int = 7) -> tuple[Path, list[str], str]:
+    """Write a session of exactly ``n`` messages into ``out_dir``; returns ``(file path, markers in order, text
+    shown on the last line of the last message)`` (Markdown replies end with ``(end of MSG-<n>)``)."""
     rng = random.Random(seed)
     manager = SessionManager.create(cwd or str(out_dir), out_dir)
     manager.append_model_change(PROVIDER, MODEL_ID)
     manager.append_thinking_level_change("medium")
     markers: list[str] = []
+    last_needle = ""
     turn = 0
 
     def take() -> str | None:
+        nonlocal last_needle
         if len(markers) >= n:
             return None
         markers.append(marker(len(markers)))
+        last_needle = markers[-1]
         return markers[-1]
 
     while len(markers) < n:
@@ -96,8 +109,9 @@ def generate_session(out_dir: Path, n: int, cwd: str | None = None, seed: int = 
         manager.append_message(_assistant([
             ThinkingContent(thinking="Now I understand the bug; explain and propose a fix.",
                             thinking_signature="sig"),
-            TextContent(text=short_markdown(rng, m, sections=rng.randint(1, 3))),
+            TextContent(text=short_markdown(rng, m, sections=rng.randint(1, 3)) + f"\n\n(end of {m})"),
         ], ts + 3000))
+        last_needle = f"(end of {m})"
         if turn % 3 == 1:
             m = take()
             if m is None:
@@ -119,7 +133,7 @@ def generate_session(out_dir: Path, n: int, cwd: str | None = None, seed: int = 
         turn += 1
     path = manager.get_session_file()
     assert path is not None and path.exists(), "the session file was not written"
-    return path, markers
+    return path, markers, last_needle
 
 
 def main(argv: list[str]) -> int:
@@ -127,7 +141,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: gen_session.py N OUT_DIR", file=sys.stderr)
         return 2
-    path, markers = generate_session(Path(argv[1]), int(argv[0]))
+    path, markers, _ = generate_session(Path(argv[1]), int(argv[0]))
     print(f"{path} ({len(markers)} messages, {path.stat().st_size:,} bytes)")
     return 0
 

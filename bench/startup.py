@@ -78,7 +78,7 @@ def first_paint(kind: str, env: dict[str, str], cwd: str) -> float:
     """Seconds from spawning ``_first_paint.py kind`` to its first screen update."""
     t0 = time.monotonic()
     proc = subprocess.run([sys.executable, str(HERE / "_first_paint.py"), kind], env=env, cwd=cwd,
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, timeout=120)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"first paint of {kind} failed: {proc.stderr.strip()[-800:]}")

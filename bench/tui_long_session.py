@@ -64,7 +64,7 @@ def _reply(tag: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- pi-tui child
-async def _pi_child(session_path: str, cwd: str, markers: list[str]) -> dict[str, Any]:
+async def _pi_child(session_path: str, cwd: str, markers: list[str], last_needle: str) -> dict[str, Any]:
     from _pi_app import make_pi_app
     from _tui_harness import DisplayRecorder, LagProbe, press_and_wait, rss_mb, settle
 
@@ -76,7 +76,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str]) -> dict[str
     t_start = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:
         recorder = DisplayRecorder(app)
-        ready = recorder.wait_for(markers[-1], 0.0, lambda: app.session_ready)
+        ready = recorder.wait_for(last_needle, 0.0, lambda: app.session_ready)
         t_ready = await asyncio.wait_for(ready, 120)
         out["app_to_interactive_s"] = t_ready - t_start
         await settle(recorder, quiet=0.3, limit=10)
@@ -188,6 +188,8 @@ async def _textual_child(session_path: str, count: int) -> dict[str, Any]:
     messages = SessionManager.open(session_path).build_session_context(include_ui=True).messages[:count]
     texts = [_as_markdown(m) for m in messages]
     last = MARKER.findall(texts[-1])[-1]
+    if f"(end of {last})" in texts[-1]:
+        last = f"(end of {last})"
     out: dict[str, Any] = {"messages": len(texts)}
     t_start = time.perf_counter()
     app = MarkdownChatApp(texts)
@@ -229,7 +231,7 @@ async def _textual_child(session_path: str, count: int) -> dict[str, Any]:
 def _run_child(args: list[str], env: dict[str, str], cwd: str) -> dict[str, Any]:
     t0 = time.monotonic()
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, timeout=1800)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"child {args[:2]} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
@@ -241,7 +243,8 @@ def _run_child(args: list[str], env: dict[str, str], cwd: str) -> dict[str, Any]
 def _process_to_interactive(session_path: str, last: str, env: dict[str, str], cwd: str) -> dict[str, Any]:
     t0 = time.monotonic()
     proc = subprocess.run([sys.executable, str(HERE / "_first_paint.py"), "pitui", "--session", session_path,
-                           "--until", last], env=env, cwd=cwd, capture_output=True, text=True, check=False)
+                           "--until", last, "--limit", "120"], env=env, cwd=cwd, capture_output=True, text=True, check=False,
+                          timeout=300)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise RuntimeError(f"interactive child failed: {proc.stderr.strip()[-2000:]}")
@@ -256,7 +259,7 @@ def main(argv: list[str]) -> int:
         kind, session_file = argv[1], argv[2]
         if kind == "pitui":
             markers = json.loads(Path(argv[3]).read_text())
-            result = asyncio.run(_pi_child(session_file, os.getcwd(), markers))
+            result = asyncio.run(_pi_child(session_file, os.getcwd(), markers, argv[4]))
         else:
             result = asyncio.run(_textual_child(session_file, int(argv[3])))
         print(json.dumps(result))
@@ -270,7 +273,7 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     cwd = tempfile.mkdtemp(prefix="pi-tui-bench-cwd-")
     work = Path(tempfile.mkdtemp(prefix="pi-tui-bench-sessions-"))
-    path, markers = generate_session(work, n_pi, cwd=cwd)
+    path, markers, last_needle = generate_session(work, n_pi, cwd=cwd)
     marker_file = work / "markers.json"
     marker_file.write_text(json.dumps(markers))
     # Each run resumes its own copy (the app appends to the file it resumes).
@@ -280,8 +283,8 @@ def main(argv: list[str]) -> int:
         copy.parent.mkdir()
         copy.write_bytes(path.read_bytes())
         copies.append(copy)
-    proc_runs = [_process_to_interactive(str(copies[0]), markers[-1], env, cwd) for _ in range(1 if quick else 3)]
-    pi = _run_child(["--child", "pitui", str(copies[1]), str(marker_file)], env, cwd)
+    proc_runs = [_process_to_interactive(str(copies[0]), last_needle, env, cwd) for _ in range(1 if quick else 3)]
+    pi = _run_child(["--child", "pitui", str(copies[1]), str(marker_file), last_needle], env, cwd)
     base = _run_child(["--child", "textual", str(copies[2]), str(n_base)], env, cwd)
     interactive = median([r["interactive_s"] for r in proc_runs])
     pages = pi["page_up_ms"] + pi["page_down_ms"]
