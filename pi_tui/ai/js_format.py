@@ -57,6 +57,48 @@ def _string(text: str) -> str:
     return _escape_surrogates(json.dumps(text, ensure_ascii=False))
 
 
+def js_json_compact(value: Any) -> str:
+    """``JSON.stringify(value)`` (no indent) for JSON-like Python values: ``{"a":1,"b":[2,"ü"]}``.
+
+    Non-ASCII text is kept, lone surrogates are escaped (``\\ud83d``) and numbers print as JavaScript does
+    (``2.0`` → ``2``, ``1e-07`` → ``1e-7``, non-finite → ``null``), so a parsed-and-restringified tool-call
+    argument is byte-identical to pi's (the OpenAI ``function.arguments`` and Responses ``arguments``
+    strings). Values without floats take ``json.dumps``'s C encoder; others are written recursively.
+    """
+    if _has_float(value):
+        return _compact(value)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _escape_surrogates(text) if _LONE_SURROGATE.search(text) else text
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+def _compact(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "null"
+        return js_number_to_string(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_string(str(k))}:{_compact(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_compact(v) for v in value) + "]"
+    return _string(str(value))
+
+
 def js_json_stringify(value: Any, indent: int = 2) -> str:
     """``JSON.stringify(value, null, indent)`` for JSON-like Python values (dict/list/tuple/str/number/bool/None).
 

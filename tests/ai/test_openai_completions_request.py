@@ -190,7 +190,7 @@ def test_message_conversion_replays_thinking_tool_calls_and_images() -> None:
     }
     assert out[1]["content"] == "answer" and out[1]["reasoning_content"] == "think"
     assert out[1]["tool_calls"] == [
-        {"id": "c1|item", "type": "function", "function": {"name": "read", "arguments": '{"p": 1}'}}
+        {"id": "c1|item", "type": "function", "function": {"name": "read", "arguments": '{"p":1}'}}
     ]
     assert out[2] == {
         "role": "tool",

@@ -14,6 +14,11 @@
   server-side blocks (``server_tool_use``, ``*_tool_result``) are skipped. ``input_json_delta`` fragments are
   concatenated; each delta updates a best-effort parse for the live preview (never raises) and the joined
   string is parsed once more at ``content_block_stop`` (empty string -> ``{}``; cases/README.md case 11).
+* ``start`` is pushed when ``message_start`` has been applied (before any other event is handled; the
+  provider pushes it on every other exit too), so its snapshot already carries the initial usage but not the
+  ``responseId``, which is set just after. That is what pi 0.73.1 shows in ``message_start``: its copy
+  shares the usage object that ``message_start`` fills in place, while ``responseId`` is added to the live
+  message after the copy (trace coding/json-anthropic-tool-loop, events 5 and 33).
 * Usage starts from ``message_start.message.usage``; every non-null ``message_delta.usage`` field replaces the
   stored one; ``total_tokens`` is the sum of the four; cost recomputed each time.
 * ``stop_reason``: end_turn/pause_turn/stop_sequence -> stop, max_tokens -> length, tool_use -> toolUse,
@@ -147,6 +152,8 @@ class AnthropicStreamParser:
     def handle(self, ev: dict[str, Any]) -> None:
         """Apply one parsed event object."""
         kind = ev.get("type")
+        if kind != "message_start":
+            self.writer.start()  # no-op once started; a stream without message_start still gets its start
         if kind == "message_start":
             self._message_start(ev)
         elif kind == "content_block_start":
@@ -173,14 +180,16 @@ class AnthropicStreamParser:
         self.saw_message_start = True
         self.message_id = msg_id
         out = self.writer.output
-        if isinstance(msg_id, str):
-            out.response_id = msg_id
         usage = message.get("usage") or {}
         out.usage.input = _int(usage.get("input_tokens"))
         out.usage.output = _int(usage.get("output_tokens"))
         out.usage.cache_read = _int(usage.get("cache_read_input_tokens"))
         out.usage.cache_write = _int(usage.get("cache_creation_input_tokens"))
         self._update_total()
+        # ``start`` snapshots the message here: with the initial usage, before ``responseId`` (module docstring).
+        self.writer.start()
+        if isinstance(msg_id, str):
+            out.response_id = msg_id
 
     def _block_start(self, ev: dict[str, Any]) -> None:
         block = ev.get("content_block") or {}

@@ -14,9 +14,11 @@ Every provider module uses the same three pieces (pi-reference §1.8, §1.10, §
     no ``CancelledError`` ever escapes; the stream always ends with exactly one terminal event.
 
     Abort: while ``produce`` runs, the signal's listener cancels the producer task; the resulting
-    ``CancelledError`` is caught at the scope boundary (``Task.uncancel``) and turned into
-    ``AbortError("Request was aborted")``. An abort therefore ends a stalled read at once and closes the
-    connection (httpx closes the response on the way out).
+    ``CancelledError`` is caught at the scope boundary (``Task.uncancel``) and turned into an
+    ``AbortError``. An abort therefore ends a stalled read at once and closes the connection (httpx closes
+    the response on the way out). The ``error_message`` of an aborted run is ``abort_messages[0]`` if no 2xx
+    response had arrived yet, else ``abort_messages[1]`` (default ``Request was aborted`` for both; the
+    OpenAI providers use ``Request was aborted.`` before the response, like the OpenAI SDK, pi observation 9).
 
 ``async with open_sse(url=..., headers=..., body=..., model=..., options=...) as events:``
     An async context manager. On entry it applies ``options.on_payload`` (sync or async; a non-None return
@@ -76,6 +78,14 @@ DEFAULT_MAX_RETRY_DELAY_MS = 60_000
 BACKOFF_INITIAL_S = 0.5
 BACKOFF_MAX_S = 8.0
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+STREAM_ABORT_MESSAGE = "Request was aborted"
+"""pi's own abort text (thrown by every pi provider when the signal fired after the stream; pi-reference §1.18)."""
+SDK_ABORT_MESSAGE = "Request was aborted."
+"""The OpenAI and Anthropic SDKs' ``APIUserAbortError`` text: an abort before the response arrived."""
+FETCH_ABORT_MESSAGE = "This operation was aborted"
+"""Node's fetch ``AbortError`` text: the Anthropic provider's pending body read rejected by an abort."""
+DEFAULT_ABORT_MESSAGES = (STREAM_ABORT_MESSAGE, STREAM_ABORT_MESSAGE)
+
 SCRATCH_FIELDS = (
     "partialJson",
     "partial_json",
@@ -148,6 +158,8 @@ def _fmt_s(ms: int) -> str:
 _active_signal: contextvars.ContextVar[AbortSignal | None] = contextvars.ContextVar(
     "pi_tui_http_abort_signal", default=None
 )
+_responded: contextvars.ContextVar[bool] = contextvars.ContextVar("pi_tui_http_responded", default=False)
+"""Set by :func:`open_sse` in the producer task's own context once a 2xx response arrived."""
 
 
 @contextmanager
@@ -414,6 +426,7 @@ async def open_sse(
                 attempt += 1
                 await sleep(delay_s)
         assert response is not None
+        _responded.set(True)
         if opts.on_response is not None:
             await _maybe_await(
                 opts.on_response({"status": response.status_code, "headers": dict(response.headers)}, model)
@@ -473,12 +486,16 @@ def run_provider(
     *,
     error_stop_message: str = "An unknown error occurred",
     error_detail: Callable[[BaseException], str | None] | None = None,
+    abort_messages: tuple[str, str] = DEFAULT_ABORT_MESSAGES,
 ) -> AssistantMessageEventStream:
     """Run ``produce(output, stream)`` in a task and return the stream at once (module docstring).
 
     ``error_stop_message`` is the ``error_message`` used when ``produce`` ends with ``stop_reason``
     ``error``/``aborted`` without setting one. ``error_detail(exc)`` may return extra text appended on a
-    new line to the error message (OpenRouter ``error.metadata.raw``). Must be called in a running loop.
+    new line to the error message (OpenRouter ``error.metadata.raw``). ``abort_messages`` =
+    ``(before_response, after_response)``: the ``error_message`` of an aborted run, chosen by whether
+    :func:`open_sse` had received a 2xx response (pi's texts come from the vendor SDK before the response
+    and from pi or the runtime after it; see :data:`SDK_ABORT_MESSAGE`). Must be called in a running loop.
     """
     stream = AssistantMessageEventStream()
     output = new_output(model)
@@ -486,11 +503,12 @@ def run_provider(
 
     async def runner() -> None:
         _active_signal.set(None)  # this task's own context: a caller's abort scope must not disarm ours
+        _responded.set(False)
         try:
             with abort_scope(signal):
                 await produce(output, stream)
             if signal is not None and signal.aborted:
-                raise AbortError("Request was aborted")
+                raise AbortError(STREAM_ABORT_MESSAGE)
             if output.stop_reason in ("error", "aborted"):
                 raise ProviderStopError(output.error_message or error_stop_message)
             strip_scratch(output)
@@ -500,7 +518,8 @@ def run_provider(
                 task = asyncio.current_task()
                 if task is not None:
                     task.uncancel()
-            _fail(output, stream, exc, signal, error_detail)
+            abort_message = abort_messages[1] if _responded.get() else abort_messages[0]
+            _fail(output, stream, exc, signal, error_detail, abort_message)
         finally:
             stream.end()
 
@@ -516,12 +535,13 @@ def _fail(
     exc: BaseException,
     signal: AbortSignal | None,
     error_detail: Callable[[BaseException], str | None] | None,
+    abort_message: str = STREAM_ABORT_MESSAGE,
 ) -> None:
     strip_scratch(output)
     aborted = (signal is not None and signal.aborted) or isinstance(exc, asyncio.CancelledError)
     output.stop_reason = "aborted" if aborted else "error"
-    if isinstance(exc, asyncio.CancelledError):
-        message = "Request was aborted"
+    if isinstance(exc, (asyncio.CancelledError, AbortError)):
+        message = abort_message
     else:
         message = str(exc) or _json_or_name(exc)
     if error_detail is not None and not aborted:
@@ -545,6 +565,10 @@ def _json_or_name(exc: BaseException) -> str:
 
 
 __all__ = [
+    "DEFAULT_ABORT_MESSAGES",
+    "FETCH_ABORT_MESSAGE",
+    "SDK_ABORT_MESSAGE",
+    "STREAM_ABORT_MESSAGE",
     "ProviderConnectionError",
     "ProviderHTTPError",
     "RetryDelayTooLongError",

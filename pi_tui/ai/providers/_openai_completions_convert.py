@@ -11,6 +11,7 @@ import os
 import re
 from typing import Any
 
+from ..js_format import js_json_compact
 from ..options import StreamOptions
 from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_openai_completions, transform_messages
@@ -313,7 +314,7 @@ def _convert_assistant(
             {
                 "id": c.id,
                 "type": "function",
-                "function": {"name": c.name, "arguments": json.dumps(c.arguments or {}, ensure_ascii=False)},
+                "function": {"name": c.name, "arguments": js_json_compact(c.arguments or {})},
             }
             for c in calls
         ]

@@ -315,12 +315,10 @@ class ChunkConsumer:
         out.stop_reason = stop  # type: ignore[assignment]
         if err:
             out.error_message = err
+        self._finalise_calls()
         for n, state in enumerate(self.calls):
             b = state.block
-            if not b.id:
-                b.id = f"call_{uuid.uuid4().hex[:24]}"
             full = state.text()
-            b.arguments = parse_streaming_json(full)
             reason: str | None = None
             if full.strip():
                 try:
@@ -333,6 +331,26 @@ class ChunkConsumer:
                 reason = "truncated"
             if reason is not None:
                 add_diagnostic(out, "tool_call_arguments_invalid", {"toolCallId": b.id, "reason": reason})
+        self._push_ends()
+
+    def end_blocks(self) -> None:
+        """The stream stopped early (abort): finalise tool-call arguments and push every ``*_end`` in block order.
+
+        pi 0.73.1 does the same: the OpenAI SDK ends an aborted stream quietly, pi closes every block, then
+        fails with ``Request was aborted`` (pi traces, observation 8). No stop reason, no diagnostics.
+        """
+        self._finalise_calls()
+        self._push_ends()
+
+    def _finalise_calls(self) -> None:
+        for state in self.calls:
+            b = state.block
+            if not b.id:
+                b.id = f"call_{uuid.uuid4().hex[:24]}"
+            b.arguments = parse_streaming_json(state.text())
+
+    def _push_ends(self) -> None:
+        out = self.output
         for i, block in enumerate(out.content):
             if isinstance(block, TextContent):
                 self.stream.push(TextEndEvent(content_index=i, content=block.text, partial=out))

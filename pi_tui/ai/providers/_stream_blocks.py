@@ -2,7 +2,8 @@
 
 :class:`BlockWriter` owns the assistant message under construction (``output``) and the event stream. It
 appends content blocks and pushes the matching AssistantMessageEvents of pi-reference §1.10 with the right
-``content_index``; every event's ``partial`` is the same mutable ``output`` object (aliasing, §1.10 item 7).
+``content_index``. The ``start`` event's ``partial`` is a snapshot (:func:`snapshot`) of ``output`` when it is
+pushed; every block event's ``partial`` is the same mutable ``output`` object (aliasing, §1.10 item 7).
 Parser scratch state (partial JSON strings, provider block indexes) lives in the parsers, never on the
 blocks, so nothing has to be stripped before ``toolcall_end`` or a terminal event (§1.10 item 8).
 
@@ -11,7 +12,6 @@ The run/terminal-event logic (§1.18) is :func:`pi_tui.ai.providers._http.run_pr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..events import (
@@ -27,7 +27,20 @@ from ..events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
+from ..js_format import js_json_compact
 from ..types import AssistantMessage, TextContent, ThinkingContent, ToolCall
+
+
+def snapshot(output: AssistantMessage) -> AssistantMessage:
+    """A deep copy of ``output``: the ``partial`` of the ``start`` event (pi-reference §1.10 item 7).
+
+    The consumer reads the ``start`` event later than it was pushed (the producer task may have parsed more
+    chunks by then) and keeps its message (the agent's ``message_start``), so it must not alias the working
+    message. pi's ``message_start`` shows the message as it was when ``start`` was pushed: empty content,
+    ``stopReason: "stop"``, no ``responseId`` (pi traces, coding/*). Taken once per reply (~13 us); block
+    events keep aliasing the live message, so streaming deltas copy nothing.
+    """
+    return output.model_copy(deep=True)
 
 
 class ProviderError(Exception):
@@ -44,10 +57,10 @@ class BlockWriter:
 
     # -------------------------------------------------------------- lifecycle
     def start(self) -> None:
-        """Push ``start`` (once); call it only after the HTTP response headers arrived (§1.10 item 2)."""
+        """Push ``start`` (once) with a :func:`snapshot`; call it only after the HTTP response arrived (§1.10 item 2)."""
         if not self.started:
             self.started = True
-            self.stream.push(StartEvent(partial=self.output))
+            self.stream.push(StartEvent(partial=snapshot(self.output)))
 
     # -------------------------------------------------------------- text
     def open_text(self) -> int:
@@ -126,5 +139,5 @@ class BlockWriter:
 
 
 def json_compact(value: Any) -> str:
-    """``JSON.stringify`` equivalent: compact separators, non-ASCII kept."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """``JSON.stringify(value)``: compact separators, non-ASCII kept, JavaScript number format (js_format)."""
+    return js_json_compact(value)

@@ -2,10 +2,12 @@
 
 ``stream(model, context, options)`` sends ``POST {baseUrl}/v1/messages`` (body and headers from
 :mod:`._anthropic_convert`) and turns the SSE reply into AssistantMessageEvents
-(:mod:`._anthropic_parse`). ``start`` is pushed once the response headers arrived; HTTP failures before that
-give only an ``error`` event whose message is ``<status> <body>``. Every failure, an abort included, is one
-terminal ``error`` event (``stop_reason`` "aborted" when the signal fired), keeping the partial content and
-usage (:func:`._http.run_provider`).
+(:mod:`._anthropic_parse`). ``start`` is pushed once the response arrived, when the SSE ``message_start`` has
+been applied (its snapshot carries the initial usage, as pi's ``message_start`` does); HTTP failures before
+that give only an ``error`` event whose message is ``<status> <body>``. Every failure, an abort included, is
+one terminal ``error`` event (``stop_reason`` "aborted" when the signal fired), keeping the partial content
+and usage (:func:`._http.run_provider`). Abort texts as in pi 0.73.1: ``Request was aborted.`` before the
+response, ``This operation was aborted`` while the body streams (open blocks get no ``*_end``).
 
 ``stream_simple(model, context, options)`` maps a provider-neutral reasoning level onto Anthropic thinking:
 no level → thinking disabled; adaptive models → ``effort`` (``thinking_level_map`` literal, else
@@ -30,10 +32,15 @@ from ._anthropic_convert import (
     supports_adaptive_thinking,
 )
 from ._anthropic_parse import AnthropicStreamParser
-from ._http import open_sse, run_provider
+from ._http import FETCH_ABORT_MESSAGE, SDK_ABORT_MESSAGE, open_sse, run_provider
 from ._stream_blocks import BlockWriter
 
 API = "anthropic-messages"
+
+ABORT_MESSAGES = (SDK_ABORT_MESSAGE, FETCH_ABORT_MESSAGE)
+"""``error_message`` of an aborted request: before the response arrived (the Anthropic SDK's text) and while
+the body streams (the fetch ``AbortError`` that ends the pending read; no ``*_end`` for open blocks), as
+measured with pi 0.73.1 on Node 20."""
 
 
 def stream(model: Model, context: Context, options: StreamOptions | None = None) -> AssistantMessageEventStream:
@@ -47,13 +54,15 @@ def stream(model: Model, context: Context, options: StreamOptions | None = None)
         body = build_params(model, context, is_oauth, opts)
         writer = BlockWriter(output, events)
         async with open_sse(url=messages_url(model), headers=headers, body=body, model=model, options=opts) as sse:
-            writer.start()
             parser = AnthropicStreamParser(writer, model, context.tools, is_oauth)
-            async for event in sse:
-                parser.feed(event.event, event.data)
+            try:
+                async for event in sse:
+                    parser.feed(event.event, event.data)
+            finally:
+                writer.start()  # the response arrived: ``start`` precedes the terminal event whatever happens
             parser.finish()
 
-    return run_provider(model, opts, produce)
+    return run_provider(model, opts, produce, abort_messages=ABORT_MESSAGES)
 
 
 def map_thinking_level_to_effort(model: Model, level: str | None) -> str:

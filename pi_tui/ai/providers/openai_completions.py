@@ -21,19 +21,27 @@ Beyond pi 0.73 (cases/README.md 1, 5, 7, 8, 18):
   {"toolCallId", "reason": "truncated" | "invalid_json"}}``; ``arguments`` stays the best-effort dict.
 * Usage also reads Moonshot's top-level ``usage.cached_tokens``.
 * A ``stop`` finish next to tool calls becomes ``toolUse`` (Ollama sends ``stop``); pi keeps ``stop``.
+
+As in pi 0.73.1: the ``start`` event's ``partial`` is a snapshot (empty content, zero usage, no
+``responseId``), block events alias the live message. An abort before the response gives ``Request was
+aborted.`` (the OpenAI SDK's text); an abort while the body streams first pushes ``*_end`` for every block
+(tool-call arguments parsed), then fails with ``Request was aborted``, partial content and usage kept
+(pi traces, observations 8 and 9).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+from ..abort import AbortError
 from ..env_keys import get_env_api_key
 from ..events import AssistantMessageEventStream, StartEvent
 from ..models import clamp_thinking_level
 from ..options import SimpleStreamOptions, StreamOptions
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
-from ._http import open_sse, run_provider
+from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse, run_provider
 from ._openai_completions_convert import (
     build_headers,
     build_params,
@@ -50,6 +58,7 @@ from ._openai_completions_parse import (
     openrouter_error_detail,
     parse_chunk_usage,
 )
+from ._stream_blocks import snapshot
 from .openai_compat import resolve_completions_compat
 
 # ---------------------------------------------------------------- entry points
@@ -81,23 +90,29 @@ def stream(
         body = build_params(model, context, options, compat, retention)
         consumer = ChunkConsumer(model, output, events, options.max_tokens if options else None)
         url = base_url.rstrip("/") + "/chat/completions"
+        signal = options.signal if options is not None else None
         async with open_sse(url=url, headers=headers, body=body, model=model, options=options) as sse:
-            events.push(StartEvent(partial=output))
-            async for ev in sse:
-                data = ev.data
-                if data.strip() == "[DONE]":
-                    break
-                try:
-                    chunk = json.loads(data)
-                except ValueError as exc:
-                    raise ProviderStreamError(
-                        f"Could not parse SSE data as JSON: {exc}; data={data[:500]}"
-                    ) from exc
-                if ev.event == "error":
-                    err = chunk.get("error", chunk) if isinstance(chunk, dict) else chunk
-                    msg = err.get("message") if isinstance(err, dict) else None
-                    raise ProviderStreamError(msg if isinstance(msg, str) and msg else json.dumps(err), err)
-                consumer.consume(chunk)
+            events.push(StartEvent(partial=snapshot(output)))
+            try:
+                async for ev in sse:
+                    data = ev.data
+                    if data.strip() == "[DONE]":
+                        break
+                    try:
+                        chunk = json.loads(data)
+                    except ValueError as exc:
+                        raise ProviderStreamError(
+                            f"Could not parse SSE data as JSON: {exc}; data={data[:500]}"
+                        ) from exc
+                    if ev.event == "error":
+                        err = chunk.get("error", chunk) if isinstance(chunk, dict) else chunk
+                        msg = err.get("message") if isinstance(err, dict) else None
+                        raise ProviderStreamError(msg if isinstance(msg, str) and msg else json.dumps(err), err)
+                    consumer.consume(chunk)
+            except (asyncio.CancelledError, AbortError):
+                if signal is not None and signal.aborted:
+                    consumer.end_blocks()  # aborted mid-stream: open blocks still get their *_end (observation 8)
+                raise
         consumer.finish()
 
     return run_provider(
@@ -106,6 +121,7 @@ def stream(
         produce,
         error_stop_message="Provider returned an error stop reason",
         error_detail=openrouter_error_detail,
+        abort_messages=(SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE),
     )
 
 

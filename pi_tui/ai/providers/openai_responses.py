@@ -16,7 +16,9 @@ max_output_tokens?, temperature?, service_tier?, tools?, reasoning?, include?}``
 * ``extra["service_tier"]`` is sent as ``service_tier`` and prices the usage (flex ×0.5, priority ×2).
 
 The reply is read by :class:`._responses_parse.ResponsesStreamParser`; reading stops at the terminal event.
-``stream_simple`` clamps the reasoning level to what the model supports (``off`` → no effort). Without an
+An abort before the response gives ``Request was aborted.`` (the OpenAI SDK's text, as in pi), later
+``Request was aborted``; blocks still open then get no ``*_end`` (pi: the SDK stream ends quietly and no
+block is closed). ``stream_simple`` clamps the reasoning level to what the model supports (``off`` → no effort). Without an
 API key it returns one error event ``No API key for provider: <provider>``.
 """
 
@@ -34,7 +36,7 @@ from ..registry import error_stream
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
 from ._copilot_headers import copilot_dynamic_headers
-from ._http import open_sse, run_provider
+from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse, run_provider
 from ._options_common import compat_flag, resolve_cache_retention
 from ._responses_parse import ResponsesStreamParser
 from ._responses_shared import OPENAI_TOOL_CALL_PROVIDERS, convert_responses_messages, convert_responses_tools
@@ -136,7 +138,7 @@ def stream(
                     break
             parser.finish()
 
-    return run_provider(model, opts, produce)
+    return run_provider(model, opts, produce, abort_messages=(SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE))
 
 
 def stream_simple(
