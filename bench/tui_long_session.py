@@ -44,6 +44,10 @@ from _common import median, percentile, print_table, write_results  # noqa: E402
 HERE = Path(__file__).resolve().parent
 SIZE = (120, 40)
 MARKER = re.compile(r"MSG-\d{5}")
+# The faux provider estimates input tokens from the whole context (~400k for 2,000 messages): a window this large
+# keeps auto-compaction (not what is measured here) from starting after each appended reply.
+BIG_CONTEXT_MODEL = {"id": "faux-big", "name": "Faux (large context)", "reasoning": False, "input": ["text"],
+                     "context_window": 10_000_000, "max_tokens": 16384}
 
 
 def _peak_rss_mb() -> float:
@@ -70,7 +74,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str], last_needle
 
     from pi_tui.ai.providers.faux import faux_assistant_message, register_faux_provider
 
-    faux = register_faux_provider(token_size=(10**9, 10**9))
+    faux = register_faux_provider(token_size=(10**9, 10**9), models=[BIG_CONTEXT_MODEL])
     app = make_pi_app(cwd, session_path=session_path, faux=faux, spin=False)
     out: dict[str, Any] = {}
     t_start = time.perf_counter()
@@ -126,7 +130,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str], last_needle
             await settle(recorder, quiet=0.2, limit=5)
         out["append_ms"] = appends
         faux.unregister()
-        streamed = register_faux_provider(token_size=(3, 5))
+        streamed = register_faux_provider(token_size=(3, 5), models=[BIG_CONTEXT_MODEL])
         model = streamed.get_model()
         assert model is not None
         app.session.models.allow(model.provider, model.id, model)
