@@ -11,6 +11,7 @@ messages, prompt editor, footer (pi-reference §3.14).
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable
@@ -164,6 +165,7 @@ class PiApp(SlashActions, AppActions, App[int]):
             self.add_notice("error", "No session")
             return
         self.attach_session(self.session)
+        self.call_after_refresh(_freeze_heap)
         if self.probe_local:
             self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
         if self.open_resume_on_start:
@@ -302,6 +304,16 @@ class PiApp(SlashActions, AppActions, App[int]):
     def now(self) -> float:
         """Monotonic clock (double-press detection)."""
         return time.monotonic()
+
+
+def _freeze_heap() -> None:
+    """Move everything alive after start-up (modules, the loaded session) out of the collector's view.
+
+    Full (generation 2) collections otherwise re-scan that heap and stalled the event loop for 100+ ms while
+    a long reply streamed; with it frozen the worst pause measured fell to ~30 ms.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _cwd_path(cwd: str) -> Any:
