@@ -168,3 +168,16 @@ async def test_resize_rerenders_at_the_new_width() -> None:
         assert t._width < 60
         assert t.total_height > wide
         assert all(len(s.text) <= t._width for s in t.items[0].strips(app.ctx, t._width))
+
+
+def test_thinking_and_answer_with_the_same_text_keep_their_own_styles() -> None:
+    from pi_tui.ai.types import ThinkingContent
+
+    ctx = RenderContext(find_theme("dark"))
+    item = AssistantItem(AssistantMessage(content=[ThinkingContent(thinking="Same words."),
+                                                   TextContent(text="Same words.")]))
+    strips = [s for s in item.strips(ctx, 60) if s.text.strip()]
+    assert len(strips) == 2
+    styles = [next(seg.style for seg in s if seg.text.strip()) for s in strips]
+    assert styles[0] is not None and styles[0].italic
+    assert styles[1] is not None and not styles[1].italic

@@ -95,22 +95,24 @@ class RenderContext:
                 for line in lines]
 
     def markdown_strips(self, text: str, width: int, cache: dict[str, list[Strip]] | None = None,
-                        final: bool = True, style: Style | None = None) -> list[Strip]:
+                        final: bool = True, style: Style | None = None, cache_prefix: str = "") -> list[Strip]:
         """Strips of Markdown ``text`` rendered block by block (see ``markdown_blocks``).
 
-        ``cache`` maps a closed block's source to its strips (same width/theme); the open tail of a streaming
-        text (``final=False``) is rendered fresh each time and never cached.
+        ``cache`` maps ``cache_prefix`` + a closed block's source to its strips (same width/theme; the prefix
+        separates e.g. thinking from answer text); the open tail of a streaming text (``final=False``) is
+        rendered fresh each time and never cached.
         """
         blocks, tail = split_blocks(text, final=final)
         out: list[Strip] = []
         blank = blank_strip(width)
         for i, block in enumerate(blocks + ([tail] if tail else [])):
             is_tail = i == len(blocks)
-            strips = None if (cache is None or is_tail) else cache.get(block)
+            key = cache_prefix + block
+            strips = None if (cache is None or is_tail) else cache.get(key)
             if strips is None:
                 strips = self.to_strips(self.markdown(block, style), width)
                 if cache is not None and not is_tail:
-                    cache[block] = strips
+                    cache[key] = strips
             if out:
                 out.append(blank)
             out.extend(strips)

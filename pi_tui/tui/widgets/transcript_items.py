@@ -166,7 +166,7 @@ class AssistantItem(TranscriptItem):
                     strips = ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)
                 else:
                     strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming,
-                                                 style=t.fg("thinkingText", italic=True))
+                                                 style=t.fg("thinkingText", italic=True), cache_prefix="thinking\0")
             elif btype == "text":
                 text = field(block, "text", "") or ""
                 if not text.strip():
