@@ -1,8 +1,9 @@
 """The AssistantMessageEvent protocol and its async event stream (pi-reference §1.10–§1.11).
 
 Every event except ``done``/``error`` carries ``partial``: the assistant message under construction.
-Providers mutate one working message in place (aliasing, §1.10 item 7); consumers that keep a
-``partial`` past the event must copy it. Exactly one terminal event ends a stream and it is last.
+The built-in HTTP providers give ``start`` a snapshot taken when it is pushed (what pi's ``message_start``
+shows) and mutate one working message in place for the block events (aliasing, §1.10 item 7); consumers
+that keep a block event's ``partial`` past the event must copy it. Exactly one terminal event ends a stream and it is last.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import Annotated, Generic, Literal, TypeVar, Union
+from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import Field
 
@@ -99,20 +100,7 @@ class ErrorEvent(_Ev):
 
 
 AssistantMessageEvent = Annotated[
-    Union[
-        StartEvent,
-        TextStartEvent,
-        TextDeltaEvent,
-        TextEndEvent,
-        ThinkingStartEvent,
-        ThinkingDeltaEvent,
-        ThinkingEndEvent,
-        ToolCallStartEvent,
-        ToolCallDeltaEvent,
-        ToolCallEndEvent,
-        DoneEvent,
-        ErrorEvent,
-    ],
+    StartEvent | TextStartEvent | TextDeltaEvent | TextEndEvent | ThinkingStartEvent | ThinkingDeltaEvent | ThinkingEndEvent | ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent | DoneEvent | ErrorEvent,
     Field(discriminator="type"),
 ]
 

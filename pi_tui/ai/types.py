@@ -9,7 +9,7 @@ Message timestamps are Unix milliseconds (int).
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
@@ -80,10 +80,10 @@ class ToolCall(PiModel):
     thought_signature: str | None = None
 
 
-UserContent = Annotated[Union[TextContent, ImageContent], Field(discriminator="type")]
-AssistantContent = Annotated[Union[TextContent, ThinkingContent, ToolCall], Field(discriminator="type")]
-ToolResultContent = Annotated[Union[TextContent, ImageContent], Field(discriminator="type")]
-Content = Annotated[Union[TextContent, ThinkingContent, ImageContent, ToolCall], Field(discriminator="type")]
+UserContent = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+AssistantContent = Annotated[TextContent | ThinkingContent | ToolCall, Field(discriminator="type")]
+ToolResultContent = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+Content = Annotated[TextContent | ThinkingContent | ImageContent | ToolCall, Field(discriminator="type")]
 
 
 # ---------------------------------------------------------------- usage (§1.4)
@@ -150,7 +150,7 @@ class ToolResultMessage(PiModel):
     timestamp: int = Field(default_factory=now_ms)
 
 
-Message = Annotated[Union[UserMessage, AssistantMessage, ToolResultMessage], Field(discriminator="role")]
+Message = Annotated[UserMessage | AssistantMessage | ToolResultMessage, Field(discriminator="role")]
 LLM_ROLES: frozenset[str] = frozenset({"user", "assistant", "toolResult"})
 
 

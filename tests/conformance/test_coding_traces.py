@@ -2,14 +2,11 @@
 
 Runs tests/conformance/replay_coding_trace.py on every scenario in tests/fixtures/pi-traces/coding/ (a
 subprocess per scenario, against a loopback scripted server). Deliberate differences are normalised by the
-runner (DIFFERENCES.md "Coding agent", D1–D7). Mismatches caused by open provider-layer issues (listed in
-DIFFERENCES.md as P1–P3, owned by pi_tui.ai) are matched by :data:`PENDING_PROVIDER_ISSUES`; anything else
-fails the test.
+runner (DIFFERENCES.md "Coding agent", D1–D7); any other mismatch fails the test.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -21,22 +18,11 @@ from replay_coding_trace import replay  # noqa: E402
 
 SCENARIOS = sorted(p for p in (Path(__file__).resolve().parents[1] / "fixtures/pi-traces/coding").iterdir() if p.is_dir())
 
-PENDING_PROVIDER_ISSUES = [
-    # P1: the provider's ``start`` partial is the live output object, so message_start shows later content/usage.
-    re.compile(r"(events|rpc out)\[\d+\]\.message\.(content|responseId|usage\.\w+|stopReason)"),
-    # P2: openai-completions sends tool-call arguments as json.dumps with spaces (pi: compact JSON.stringify).
-    re.compile(r"requests\[\d+\]\.body\.messages\[\d+\]\.tool_calls\[\d+\]\.function\.arguments"),
-    # P3: abort mid-stream: no text_end for the open block; pre-request abort text lacks pi/SDK's final period.
-    re.compile(r"rpc out\[\d+\]: expected event .*\"text_end\""),
-    re.compile(r"errorMessage: expected \"Request was aborted\.\", got \"Request was aborted\""),
-]
-
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[p.name for p in SCENARIOS])
 def test_coding_trace_conforms(scenario: Path) -> None:
     problems = replay(scenario)
-    unexpected = [p for p in problems if not any(r.search(p) for r in PENDING_PROVIDER_ISSUES)]
-    assert unexpected == [], "\n".join(unexpected)
+    assert problems == [], "\n".join(problems)
 
 
 def test_pi_session_files_load_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
