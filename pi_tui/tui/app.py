@@ -38,7 +38,7 @@ from pi_tui.tui.widgets.queue_view import QueueView
 from pi_tui.tui.widgets.status_line import StatusLine
 from pi_tui.tui.widgets.tool_panel import ToolPanel
 from pi_tui.tui.widgets.transcript import Transcript
-from pi_tui.tui.widgets.transcript_items import NoticeItem
+from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
 
 SessionFactory = Callable[[], Any]
 
@@ -200,8 +200,6 @@ class PiApp(SlashActions, AppActions, App[int]):
         messages = list(getattr(self.session, "messages", []) or [])
         items = items_from_messages(messages)
         self.transcript.extend(items)
-        from pi_tui.tui.widgets.transcript_items import ToolItem
-
         for item in items:
             if isinstance(item, ToolItem):
                 self.view.tools[item.tool_call_id] = item

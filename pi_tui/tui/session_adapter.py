@@ -68,8 +68,8 @@ def footer_data(session: Any, cwd_display: str, branch: str | None, multi_provid
     d = FooterData(cwd=cwd_display, branch=branch, multi_provider=multi_provider)
     if session is None:
         return d
-    d.session_name = _get(session, "session_name") if not callable(getattr(session, "session_name", None)) \
-        else _call(session, "session_name")
+    name = getattr(session, "session_name", None)
+    d.session_name = name() if callable(name) else name
     stats = _call(session, "get_session_stats")
     tokens = _get(stats, "tokens", default={}) if stats is not None else {}
     d.input = int(_get(tokens, "input", default=0) or 0)

@@ -105,7 +105,6 @@ async def test_model_picker_filters_and_switches(tmp_path: Path) -> None:
 
     app.local_models = models_from_listing("ollama", "http://127.0.0.1:11434/v1",
                                            {"data": [{"id": "qwen2.5-coder:7b"}, {"id": "llama3.2:3b"}]})
-    session.models.allow("ollama", "llama3.2:3b", app.local_models[1])
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
         await pilot.press("ctrl+l")

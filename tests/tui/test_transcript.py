@@ -181,3 +181,29 @@ def test_thinking_and_answer_with_the_same_text_keep_their_own_styles() -> None:
     styles = [next(seg.style for seg in s if seg.text.strip()) for s in strips]
     assert styles[0] is not None and styles[0].italic
     assert styles[1] is not None and not styles[1].italic
+
+
+@pytest.mark.anyio
+async def test_expand_toggle_rerenders_only_affected_items() -> None:
+
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        t = app.transcript
+        t.extend(many_items(20))
+        tool = ToolItem("c", "read", {"path": "x"})
+        tool.status = "done"
+        tool.result_text = "\n".join(f"r{i}" for i in range(30))
+        t.add(tool)
+        await pilot.pause(0.1)
+        before = {id(i): i.version for i in t.items}
+        rendered = t.render_count
+        app.ctx.expand_tools = True
+        for item in t.items:
+            if item.clickable:
+                item.changed()
+                t.item_changed(item)
+        await pilot.pause(0.1)
+        changed = [i for i in t.items if i.version != before[id(i)]]
+        assert changed == [tool]
+        assert t.render_count - rendered == 1
+        assert "r29" in t.visible_text()
