@@ -104,6 +104,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.session_ready = False
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
+        self.session_error: str | None = None
         self._ui_ready = False
 
     # ------------------------------------------------------------------ setup
@@ -158,6 +159,7 @@ class PiApp(SlashActions, AppActions, App[int]):
             try:
                 self.session = await maybe_await(self.session_factory())
             except Exception as exc:
+                self.session_error = str(exc)
                 self.add_notice("error", f"Could not start the session: {exc}")
                 self.refresh_footer()
                 return

@@ -38,6 +38,7 @@ class AppActions(_Base):
         working: bool
         local_models: list[Any]
         _last_clear: float
+        session_error: str | None
 
         def add_notice(self, level: str, text: str) -> Any: ...
         def refresh_footer(self) -> None: ...
@@ -113,7 +114,8 @@ class AppActions(_Base):
             await self.run_bash(text[2:].strip() if exclude else text[1:].strip(), exclude)
             return
         if self.session is None:
-            self.add_notice("error", "The session is still starting; try again in a moment.")
+            self.add_notice("error", f"No session: {self.session_error}" if self.session_error
+                            else "The session is still starting; try again in a moment.")
             self.prompt_input.set_text(text)
             return
         try:

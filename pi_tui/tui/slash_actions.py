@@ -39,6 +39,7 @@ class SlashActions(_Base):
         working: bool
         local_models: list[Any]
         _last_clear: float
+        session_error: str | None
 
         def add_notice(self, level: str, text: str) -> Any: ...
         def refresh_footer(self) -> None: ...
@@ -69,7 +70,8 @@ class SlashActions(_Base):
 
     def _need_session(self) -> bool:
         if self.session is None:
-            self.add_notice("error", "The session is still starting; try again in a moment.")
+            self.add_notice("error", f"No session: {self.session_error}" if self.session_error
+                            else "The session is still starting; try again in a moment.")
             return False
         return True
 

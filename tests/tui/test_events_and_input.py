@@ -106,3 +106,19 @@ async def test_tab_completes_slash_commands_and_home_end_scroll(tmp_path: Path) 
         await pilot.press("end")
         await pilot.pause()
         assert "notice 39" in app.transcript.visible_text() and app.transcript.following
+
+
+@pytest.mark.anyio
+async def test_session_setup_error_is_shown_not_fatal() -> None:
+    from .helpers import make_app as _make_app
+
+    def broken() -> None:
+        raise ValueError("Model not found: nope/nothing")
+
+    app = _make_app(None, session_factory=broken)
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_until(pilot, lambda: "Could not start the session: Model not found" in transcript_text(app))
+        app.prompt_input.insert("hello")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "No session: Model not found: nope/nothing" in transcript_text(app))
+        assert app.is_running
