@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_tui.ai.providers.faux import FauxProvider
+if TYPE_CHECKING:  # not imported at run time: start-up figures must not pay for the agent core before first paint
+    from pi_tui.ai.providers.faux import FauxProvider
 
 
 def isolate_config() -> str:

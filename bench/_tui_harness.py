@@ -38,6 +38,7 @@ class LagProbe:
     def __init__(self, interval: float = 0.01) -> None:
         self.interval = interval
         self.lags_ms: list[float] = []
+        self.times: list[float] = []  # perf_counter() at the start of each sample
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -49,6 +50,7 @@ class LagProbe:
             t0 = time.perf_counter()
             await asyncio.sleep(self.interval)
             self.lags_ms.append(max(0.0, (time.perf_counter() - t0 - self.interval) * 1000))
+            self.times.append(t0)
 
     async def stop(self) -> list[float]:
         """Stop probing; returns the recorded lags (ms)."""
@@ -59,6 +61,11 @@ class LagProbe:
             except asyncio.CancelledError:
                 pass
         return self.lags_ms
+
+    def worst(self, n: int, origin: float) -> list[tuple[float, float]]:
+        """The ``n`` largest lags as ``(seconds after origin, lag ms)``, largest first."""
+        pairs = sorted(zip(self.lags_ms, self.times, strict=False), reverse=True)[:n]
+        return [(round(t - origin, 3), round(lag, 1)) for lag, t in pairs]
 
 
 class DisplayRecorder:
