@@ -1,20 +1,21 @@
 """Child process for start-up measurements: start an app headless at 120x40 and report when it first painted.
 
-``python bench/_first_paint.py minimal|pitui [--session PATH] [--until TEXT] [--hold SECONDS]``
+``python bench/_first_paint.py minimal|cli [--until TEXT] [--limit S] [-- CLI ARGS...]``
 
-Prints one JSON line on stdout: ``{"imported": t, "first_paint": t, "until": t, ...}`` where every ``t`` is
-``time.monotonic()`` (system-wide on Linux, so the parent can subtract its own spawn time). ``first_paint`` is the
-first screen update; ``until`` the first update whose text contains ``TEXT`` (e.g. the last message of a resumed
-session: "interactive"). With ``--hold`` the app stays up that long after painting, idle (for CPU measurements:
-``cpu_s`` and ``wall_s`` of the idle period are then reported). The app then exits.
+- ``minimal``: the minimal Textual app (bench/_baselines.py).
+- ``cli``: the real command line, ``pi_tui.cli.main(CLI ARGS)`` (e.g. ``--session PATH``), exactly as ``pi-tui``
+  runs it; only ``App.run`` is wrapped to use the headless driver at 120x40 and to watch the screen.
+
+Prints one JSON line on stdout: ``{"started": t, "first_paint": t, "until": t, "rss_mb": m}`` where every ``t``
+is ``time.monotonic()`` (system-wide on Linux, so the parent can subtract its own spawn time). ``first_paint`` is
+the first screen update (serialised to terminal bytes, as a real run does); ``until`` the first update whose text
+contains ``TEXT`` (e.g. the last line of a resumed session: "interactive"). The app then exits. After ``--limit``
+seconds without success the screen is written to stderr and the exit code is 1.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import resource
 import sys
 import time
 from pathlib import Path
@@ -25,33 +26,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def _cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+def _watch(app: Any, result: dict[str, Any], until: str | None, limit: float) -> None:
+    """Hook ``app``'s screen updates: record first paint / ``until``, then exit the app."""
+    from _tui_harness import ANSI, rss_mb
 
-
-def main(argv: list[str]) -> int:
-    """Run one measurement; see module docstring."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=("minimal", "pitui"))
-    parser.add_argument("--session")
-    parser.add_argument("--until")
-    parser.add_argument("--hold", type=float, default=0.0)
-    parser.add_argument("--limit", type=float, default=60.0, help="give up (exit 1, screen on stderr) after this")
-    args = parser.parse_args(argv)
-    t_start = time.monotonic()
-    from _tui_harness import ANSI
-
-    app: Any
-    if args.kind == "minimal":
-        from _baselines import MinimalApp
-
-        app = MinimalApp()
-    else:
-        from _pi_app import make_pi_app
-
-        app = make_pi_app(os.getcwd(), session_path=args.session)
-    result: dict[str, Any] = {"started": t_start, "imported": time.monotonic()}
     original = app._display
 
     def display(screen: Any, renderable: Any) -> None:
@@ -62,46 +40,69 @@ def main(argv: list[str]) -> int:
         text = render(app.console) if render is not None else ""
         now = time.monotonic()
         result.setdefault("first_paint", now)
-        if args.until and "until" not in result and args.until in ANSI.sub("", text):
+        if until and "until" not in result and until in ANSI.sub("", text):
             result["until"] = now
-        if "first_paint" in result and (not args.until or "until" in result) and "done" not in result:
+        if (not until or "until" in result) and "done" not in result:
             result["done"] = now
-            app.call_later(finish)
-
-    async def finish() -> None:
-        if args.hold:
-            result["rss_mb"] = _rss_mb()
-            cpu0, wall0 = _cpu_s(), time.monotonic()
-            import asyncio
-
-            await asyncio.sleep(args.hold)
-            result["cpu_s"] = _cpu_s() - cpu0
-            result["wall_s"] = time.monotonic() - wall0
-        result["rss_mb"] = max(result.get("rss_mb", 0.0), _rss_mb())
-        app.exit()
+            result["rss_mb"] = rss_mb()
+            app.call_later(app.exit)
 
     def give_up() -> None:
         if "done" in result:
             return
         from _tui_harness import screen_lines
 
-        sys.stderr.write(f"gave up after {args.limit} s waiting for {args.until!r}; state: "
-                         f"session_ready={getattr(app, 'session_ready', None)}; screen:\n")
+        sys.stderr.write(f"gave up after {limit} s waiting for {until!r}; screen:\n")
         sys.stderr.write("\n".join(screen_lines(app)) + "\n")
         app.exit()
 
     app._display = display
-    app.call_later(lambda: app.set_timer(args.limit, give_up))
-    app.run(headless=True, size=(120, 40))
+    app.call_later(lambda: app.set_timer(limit, give_up))
+
+
+def main(argv: list[str]) -> int:
+    """Run one measurement; see module docstring."""
+    t_start = time.monotonic()
+    cli_args: list[str] = []
+    if "--" in argv:
+        cli_args = argv[argv.index("--") + 1:]
+        argv = argv[: argv.index("--")]
+    kind = argv[0]
+    until = argv[argv.index("--until") + 1] if "--until" in argv else None
+    limit = float(argv[argv.index("--limit") + 1]) if "--limit" in argv else 60.0
+    result: dict[str, Any] = {"started": t_start}
+    if kind == "minimal":
+        from _baselines import MinimalApp
+
+        app = MinimalApp()
+        _watch(app, result, until, limit)
+        app.run(headless=True, size=(120, 40))
+    elif kind == "cli":
+        import os
+        import pty
+
+        if not sys.stdin.isatty():  # as launched from a shell (piped stdin would select print mode)
+            _master, slave = pty.openpty()
+            sys.stdin = os.fdopen(slave)
+        from textual.app import App
+
+        original_run = App.run
+
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            _watch(self, result, until, limit)
+            kwargs.update(headless=True, size=(120, 40))
+            return original_run(self, *args, **kwargs)
+
+        App.run = run  # type: ignore[method-assign]
+        from pi_tui.cli import main as cli_main
+
+        cli_main(cli_args)
+    else:
+        print(f"unknown kind {kind!r}", file=sys.stderr)
+        return 2
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
     return 0 if "done" in result else 1
-
-
-def _rss_mb() -> float:
-    from _tui_harness import rss_mb
-
-    return rss_mb()
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@
 - ``pi-tui --version`` wall time (the installed console script, median of N runs) beside ``python -c pass``
   (the interpreter floor), and whether the ``--version`` path imported Textual or any provider (it must not).
 - process start to first paint at 120x40 (headless driver, every frame also serialised to terminal bytes) of
-  the real pi-tui app (``PiApp`` as ``run_app`` builds it: paints, then creates the session) and of a minimal
-  Textual app (one ``Static`` + one ``Input``), runs interleaved, medians and their ratio.
+  the real ``pi-tui`` command line (``pi_tui.cli.main([])``: the app paints, then creates the session) and of a
+  minimal Textual app (one ``Static`` + one ``Input``), runs interleaved, medians and their ratio.
 
 Targets (issue 6): --version < 0.2 s without Textual/provider imports; first paint <= 1.3x the minimal app.
 """
@@ -99,12 +99,12 @@ def main(argv: list[str]) -> int:
     floor_times = [_wall([sys.executable, "-c", "pass"], env) for _ in range(runs)]
     imports = version_imports(env)
     first_paint("minimal", env, cwd)  # warm-up (bytecode, file cache)
-    first_paint("pitui", env, cwd)
+    first_paint("cli", env, cwd)
     minimal: list[float] = []
     pitui: list[float] = []
     for _ in range(paint_runs):
         minimal.append(first_paint("minimal", env, cwd))
-        pitui.append(first_paint("pitui", env, cwd))
+        pitui.append(first_paint("cli", env, cwd))
     v, floor = median(version_times), median(floor_times)
     m, p = median(minimal), median(pitui)
     ratio = p / m if m else 0.0

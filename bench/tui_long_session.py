@@ -5,7 +5,8 @@
 pi-tui: a 2,000-message v3 session (bench/gen_session.py, written with the real SessionManager: prompts,
 assistant Markdown with code/lists/tables, thinking, read/bash tool calls and results, user bash runs,
 notifications, artifacts) resumed by the real ``create_agent_session(session_path=...)`` in ``PiApp`` at 120x40:
-- process start to interactive (a child process; the first screen update showing the last message);
+- process start to interactive: ``pi-tui --session PATH`` in a child process (the real CLI, headless driver), until
+  the first screen update showing the last line of the last message;
 - in-process app start to interactive;
 - PageUp from the bottom to the top, then PageDown back, through the driver: ms from key to the first screen update
   with the view moved and every item in view rendered; every message's marker must be seen on the way (no
@@ -131,7 +132,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str], last_needle
                 return
             if etype == "message_end":
                 marks.setdefault("end", time.perf_counter())
-            elif watch[0] and any(watch[0] in (getattr(b, "text", "") or "") for b in message.content):
+            elif watch[0] and any(watch[0] in (getattr(b, "text", "") or "") for b in getattr(message, "content", [])):
                 marks.setdefault("delta", time.perf_counter())
 
         app.session.subscribe(listener)
@@ -273,8 +274,8 @@ def _run_child(args: list[str], env: dict[str, str], cwd: str) -> dict[str, Any]
 
 def _process_to_interactive(session_path: str, last: str, env: dict[str, str], cwd: str) -> dict[str, Any]:
     t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, str(HERE / "_first_paint.py"), "pitui", "--session", session_path,
-                           "--until", last, "--limit", "120"], env=env, cwd=cwd, capture_output=True, text=True, check=False,
+    proc = subprocess.run([sys.executable, str(HERE / "_first_paint.py"), "cli", "--until", last, "--limit", "120",
+                           "--", "--session", session_path], env=env, cwd=cwd, capture_output=True, text=True, check=False,
                           timeout=300)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
