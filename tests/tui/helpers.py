@@ -38,6 +38,7 @@ def snapshot_session(steps: list[Any] | None = None, reasoning: bool = False) ->
     SNAPSHOT_CWD.mkdir(parents=True, exist_ok=True)
     session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning)
     session.agent.state.system_prompt = "You are a helpful coding assistant (snapshot test)."
+    session.agent.state.messages = []  # drop set_model's "Model: faux/faux-1" notice: the screen starts clean
     return session, faux
 
 
