@@ -19,7 +19,7 @@ from pygments.token import (
     Token,
 )
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import CodeBlock, Heading, Markdown, MarkdownContext, MarkdownElement
+from rich.markdown import CodeBlock, Heading, ListItem, Markdown, MarkdownContext, MarkdownElement
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import ANSISyntaxTheme, Syntax
@@ -125,12 +125,31 @@ class _Indent:
             yield new_line
 
 
+class PiListItem(ListItem):
+    """Ordered items numbered ``1.`` as in pi (Rich prints the bare number)."""
+
+    def render_number(
+        self, console: Console, options: ConsoleOptions, number: int, last_number: int
+    ) -> RenderResult:
+        width = len(str(last_number)) + 3
+        lines = console.render_lines(self.elements, options.update(width=options.max_width - width), style=self.style)
+        style = console.get_style("markdown.item.number", default="none")
+        numeral = Segment(f"{number}.".rjust(width - 1) + " ", style)
+        padding = Segment(" " * width, style)
+        new_line = Segment("\n")
+        for i, line in enumerate(lines):
+            yield numeral if i == 0 else padding
+            yield from line
+            yield new_line
+
+
 def make_markdown_class(theme: PiTheme, syntax: ANSISyntaxTheme) -> type[Markdown]:
     """A ``Markdown`` subclass using ``PiHeading`` and a ``PiCodeBlock`` bound to this theme."""
     code_cls = type("ThemedCode", (PiCodeBlock,), {
         "border_style": theme.fg("mdCodeBlockBorder"), "pi_syntax_theme": syntax})
     elements: dict[str, type[MarkdownElement]] = dict(Markdown.elements)
-    elements.update({"heading_open": PiHeading, "fence": code_cls, "code_block": code_cls})
+    elements.update({"heading_open": PiHeading, "fence": code_cls, "code_block": code_cls,
+                     "list_item_open": PiListItem})
     return type("PiMarkdown", (Markdown,), {"elements": elements})
 
 

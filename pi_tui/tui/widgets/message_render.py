@@ -110,13 +110,23 @@ class RenderContext:
             key = cache_prefix + block
             strips = None if (cache is None or is_tail) else cache.get(key)
             if strips is None:
-                strips = self.to_strips(self.markdown(block, style), width)
+                strips = _trim_blank(self.to_strips(self.markdown(block, style), width))
                 if cache is not None and not is_tail:
                     cache[key] = strips
             if out:
                 out.append(blank)
             out.extend(strips)
         return out
+
+
+def _trim_blank(strips: list[Strip]) -> list[Strip]:
+    """Drop Rich's blank lines before/after a block (lists, tables, quotes); blocks get one blank between."""
+    start, end = 0, len(strips)
+    while start < end and not strips[start].text.strip():
+        start += 1
+    while end > start and not strips[end - 1].text.strip():
+        end -= 1
+    return strips[start:end]
 
 
 def diff_text(diff: str, theme: PiTheme) -> Text:
