@@ -254,3 +254,17 @@ async def test_resize_keeps_the_layout(tmp_path: Path) -> None:
             assert app.footer.region.bottom == h
             assert app.transcript.region.height > 0
             assert "word" in app.transcript.visible_text()
+
+
+@pytest.mark.anyio
+async def test_view_stays_at_the_bottom_when_the_scrollbar_appears() -> None:
+    """Found by a flaky 80x24 snapshot: the first overflow's scroll-to-end was clamped by a stale container size."""
+    from .snapshots.scenarios import build_small_terminal
+
+    for _ in range(4):
+        app, drive, size = build_small_terminal()
+        async with app.run_test(size=size) as pilot:
+            await drive(pilot)
+            t = app.transcript
+            assert t.max_scroll_y > 0 and t.following
+            assert t.scroll_y == t.max_scroll_y

@@ -65,6 +65,7 @@ class Transcript(ScrollView, can_focus=False):
         self._cached: OrderedDict[int, TranscriptItem] = OrderedDict()
         self.following = True
         self._laid_out = False
+        self._rescroll_pending = False
         self.render_count = 0  # items rendered (for tests and benchmarks)
 
     # ----------------------------------------------------------------- geometry
@@ -273,9 +274,20 @@ class Transcript(ScrollView, can_focus=False):
         if scroll:
             self.scroll_to(y=max(0, self.total_height - self.scrollable_content_region.height),
                            animate=False, immediate=True)
+            if not self._rescroll_pending:
+                # The scroll above is clamped by the container size, which is stale until a pending layout
+                # (e.g. the scrollbar appearing) has run: scroll again after the next refresh.
+                self._rescroll_pending = True
+                self.call_after_refresh(self._rescroll)
         elif shift:
             self.scroll_to(y=self.scroll_y + shift, animate=False, immediate=True)
         self.refresh()
+
+    def _rescroll(self) -> None:
+        self._rescroll_pending = False
+        if self.following and self.scroll_y < self.max_scroll_y:
+            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            self._ensure_visible_rendered()
 
     def _ensure_visible_rendered(self) -> None:
         """Render items in (and one page around) the viewport at the current width; fix heights and scroll."""
