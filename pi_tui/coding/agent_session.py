@@ -377,11 +377,24 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
             raise RuntimeError(NO_MODEL_MESSAGE)
         if not self.models.has_auth(model):
             raise RuntimeError(f"No API key found for {model.provider}.\n\n{LOGIN_HELP}")
-        if self._last_assistant is not None:
-            await self._check_compaction(self._last_assistant, skip_aborted=False)
+        last_assistant = self._find_last_assistant_message()
+        if last_assistant is not None:
+            await self._check_compaction(last_assistant, skip_aborted=False)
         content: list[Any] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt([UserMessage(content=content, timestamp=now_ms())])
         await self._wait_follow_on()
+
+    def _find_last_assistant_message(self) -> AssistantMessage | None:
+        """The last assistant message in the agent's state (pi's ``_findLastAssistantMessage``).
+
+        Not the last one *streamed*: overflow recovery drops the overflowed error message from the state, and
+        the pre-prompt compaction check must not see it again (it would report a failed recovery that never
+        ran; pi-reference §3.9).
+        """
+        for message in reversed(self.agent.state.messages):
+            if isinstance(message, AssistantMessage):
+                return message
+        return None
 
     async def steer(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
         """Queue a steering message (delivered after the current tool batch); emits ``queue_update``."""
