@@ -151,7 +151,7 @@ def create_agent_session(
         manager = SessionManager.create(cwd, directory)
     context = manager.build_session_context(include_ui=True)
     is_new = not manager.get_entries()
-    warnings: list[str] = list(access.errors)
+    warnings: list[str] = [*manager.warnings, *access.errors]  # skipped session lines are shown, not hidden
     chosen, pattern_level = _resolve_model(
         access, provider, model, None if is_new else context.model, settings_manager, warnings
     )

@@ -78,6 +78,34 @@ def clear_command_cache() -> None:
 FallbackResolver = Callable[[str], str | None]
 
 
+def _valid_entries(data: dict[str, Any], path: Path, errors: list[str]) -> dict[str, Any]:
+    """The usable credential records of ``data``; each other entry is named in ``errors`` (without its value,
+    which may be a key) and left out, so it neither counts as configured auth nor breaks model selection.
+    The file keeps it: saves re-read the file (:meth:`AuthStorage._persist`)."""
+    valid: dict[str, Any] = {}
+    for provider, record in data.items():
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "api_key" and isinstance(record.get("key"), str) and record["key"]:
+            valid[provider] = record
+        elif kind == "oauth" and isinstance(record.get("access"), str):
+            valid[provider] = record
+        else:
+            errors.append(
+                f'{path}: entry "{provider}" ignored: expected {{"type": "api_key", "key": "..."}} '
+                f"or an OAuth record, got {_shape(record)}"
+            )
+    return valid
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, dict):
+        kind = value.get("type")
+        return f"an object with type {json.dumps(kind)}" if kind is not None else 'an object without "type"'
+    return {str: "a string", bool: "a boolean", int: "a number", float: "a number", list: "a list"}.get(
+        type(value), "null" if value is None else type(value).__name__
+    )
+
+
 class AuthStorage:
     """Credentials from auth.json plus runtime overrides; see the module docstring for the resolution order."""
 
@@ -131,7 +159,7 @@ class AuthStorage:
             self._load_failed = True
             self.errors.append(f"{self.path}: credentials must be a JSON object; file ignored")
             return
-        self._data, self._load_failed = data, False
+        self._data, self._load_failed = _valid_entries(data, self.path, self.errors), False
 
     # ------------------------------------------------------------------ stored credentials
 
