@@ -30,6 +30,7 @@ from pi_tui.agent import Agent, MessageEndEvent, MessageStartEvent, ShouldStopAf
 from pi_tui.agent.types import AgentLoopConfig, AgentTool
 from pi_tui.ai.abort import AbortController
 from pi_tui.ai.registry import error_stream
+from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.ai.stream import stream_simple
 from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage, now_ms
 from pi_tui.coding.messages import (
@@ -254,6 +255,10 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
                 self._call_artifacts[event.tool_call_id] = artifacts
         elif kind in ("message_start", "message_end") and message_role(event.message) == "toolResult":
             self._strip_artifacts(event.message)
+        message = getattr(event, "message", None)
+        if isinstance(message, AssistantMessage) and message.error_message:
+            # a provider error may echo the key ("Incorrect API key provided: sk-…"): never shown or stored
+            message.error_message = redact_text(message.error_message)
         self._emit(event)
         if kind == "message_end":
             self._on_message_end(event.message)

@@ -1,7 +1,8 @@
 """Transcript export to Markdown and standalone HTML (pi's ``/export``, simplified).
 
-UI-only notifications are included (they are for the user); secrets never are (API keys are not part of
-any message). Default path: ``<cwd>/pi-tui-session-<id8>.(md|html)``.
+UI-only notifications are included (they are for the user); secrets never are: known API keys that
+reached message text (an error echoing the key, a tool printing the environment) are written as
+``[REDACTED]`` (:mod:`pi_tui.ai.secret_redaction`). Default path: ``<cwd>/pi-tui-session-<id8>.(md|html)``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import os
 from typing import Any
 
+from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.messages import bash_execution_to_text, message_role, message_text
 
 
@@ -57,7 +59,7 @@ def transcript_markdown(session: Any) -> str:
         if lines:
             parts.extend(lines)
             parts.append("")
-    return "\n".join(parts)
+    return redact_text("\n".join(parts))
 
 
 def _default_path(session: Any, suffix: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pi_tui.ai.secret_redaction import register_secret, register_secrets
 from pi_tui.ai.types import Model
 from pi_tui.coding.config.auth import AuthStorage
 from pi_tui.coding.config.model_registry import ModelRegistry
@@ -48,6 +49,7 @@ class RegistryModelAccess:
 
     def set_runtime_api_key(self, provider: str, key: str) -> None:
         """Use ``key`` for ``provider`` in this process only (``--api-key``; never written)."""
+        register_secret(key)
         self._cli_keys[provider] = key
 
     def allow(self, provider: str, model_id: str, model: Model) -> None:
@@ -63,6 +65,8 @@ class RegistryModelAccess:
         auth = self.registry.get_api_key_and_headers(model, self._cli_keys.get(model.provider))
         if not auth.ok:
             return RequestCredentials(error=auth.error)
+        register_secret(auth.api_key)
+        register_secrets((auth.headers or {}).values())
         return RequestCredentials(api_key=auth.api_key, headers=auth.headers)
 
     def get_api_key(self, model: Model) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from pi_tui.agent.types import AgentTool
 from pi_tui.ai.models import clamp_thinking_level
+from pi_tui.ai.secret_redaction import register_env_secrets
 from pi_tui.ai.types import Model
 from pi_tui.coding.agent_session import AgentSession, _SessionAgent
 from pi_tui.coding.compaction.prepare import CompactionSettings
@@ -133,6 +134,7 @@ def create_agent_session(
     ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
+    register_env_secrets()  # keys in the environment are redacted from files even if never used
     cwd = os.path.abspath(cwd)
     agent_dir = get_agent_dir()
     settings_manager = SettingsManager.create(cwd, agent_dir)

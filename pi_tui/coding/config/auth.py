@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.env_keys import find_env_keys, get_env_api_key
+from pi_tui.ai.secret_redaction import register_secret, register_secrets
 from pi_tui.coding.config.jsonc import loads_jsonc
 from pi_tui.coding.config.paths import get_auth_path
 from pi_tui.coding.config.settings import _locked, write_json_atomic
@@ -160,6 +161,11 @@ class AuthStorage:
             self.errors.append(f"{self.path}: credentials must be a JSON object; file ignored")
             return
         self._data, self._load_failed = _valid_entries(data, self.path, self.errors), False
+        for record in self._data.values():  # literal / env-var keys (commands run only when a key is needed)
+            if record.get("type") == "api_key" and not record["key"].startswith("!"):
+                register_secret(resolve_config_value(record["key"]))
+            elif record.get("type") == "oauth":
+                register_secrets((record.get("access"), record.get("refresh")))
 
     # ------------------------------------------------------------------ stored credentials
 
@@ -212,6 +218,7 @@ class AuthStorage:
 
     def set_runtime_api_key(self, provider: str, key: str) -> None:
         """CLI ``--api-key``: highest priority, never persisted."""
+        register_secret(key)
         self._runtime[provider] = key
 
     def remove_runtime_api_key(self, provider: str) -> None:

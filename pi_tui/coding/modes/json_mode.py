@@ -1,7 +1,8 @@
 """JSON Lines output shared by ``--mode json`` and ``--mode rpc`` (pi-reference §3.18–§3.19).
 
 One JSON object per line, LF-terminated, UTF-8, written straight to the binary stdout and flushed, so
-U+2028/U+2029 inside strings are never line breaks for a reader that splits on LF only.
+U+2028/U+2029 inside strings are never line breaks for a reader that splits on LF only. Known secrets
+(API keys) are written as ``[REDACTED]`` (:mod:`pi_tui.ai.secret_redaction`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import sys
 from typing import Any, BinaryIO
 
+from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.session_events import event_to_json
 
 
@@ -22,7 +24,7 @@ class JsonLineWriter:
     def write(self, value: Any) -> None:
         """Serialise ``value`` (a dict, or a pydantic event/message) as one line; never raises on a closed pipe."""
         data = event_to_json(value) if not isinstance(value, (dict, list)) else value
-        line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = redact_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n"
         try:
             self._stream.write(line.encode("utf-8", errors="replace"))
             self._stream.flush()

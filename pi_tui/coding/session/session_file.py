@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pi_tui.ai.secret_redaction import redact_text
+
 FILE_MODE = 0o600
 
 
@@ -115,16 +117,17 @@ def _json_safe(value: Any) -> Any:
 def encode_line(obj: Any) -> bytes:
     """One compact JSON line (with trailing ``\\n``) as UTF-8 bytes.
 
-    Lone surrogates (invalid in UTF-8) are written as ``\\udXXX`` escapes; numbers as JavaScript writes them
+    Known secrets (API keys) in any string are written as ``[REDACTED]``
+    (:mod:`pi_tui.ai.secret_redaction`). Lone surrogates (invalid in UTF-8) are written as ``\\udXXX`` escapes; numbers as JavaScript writes them
     (NaN/Infinity → ``null``, ``0.0`` → ``0``).
     Raises ``TypeError`` for objects JSON cannot represent.
     """
     obj = _json_safe(obj)
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = redact_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
     try:
         return (text + "\n").encode("utf-8")
     except UnicodeEncodeError:
-        ascii_text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        ascii_text = redact_text(json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False))
         return (ascii_text + "\n").encode("ascii")
 
 
