@@ -5,7 +5,9 @@ JSON string never split a command). Each command may carry ``id``; its response 
 ``{"id"?, "type":"response", "command", "success":true, "data"?}`` or ``{…, "success":false, "error"}``.
 Unparseable input → ``command:"parse"``. Every session event is written as a line without ``id``.
 Commands run as tasks, so ``steer``/``abort`` are served while a ``prompt`` runs; ``prompt`` answers once the
-prompt is accepted (preflight), later failures surface as events. The process exits when stdin closes
+prompt is accepted (preflight); a later failure is a second response with the same id (as in pi), and a
+prompt that arrives while one is accepted but not yet streaming is refused (or queued with
+``streamingBehavior``). ``message`` must be a string. The process exits when stdin closes
 (after the running prompt settles). ``extension_ui_request`` is not produced (no extensions).
 """
 
@@ -134,11 +136,19 @@ class RpcServer:
 
     async def _prompt(self, command: dict[str, Any]) -> Any:
         session = self.session
-        text = str(command.get("message", ""))
+        text = _message_text(command)
         images = _images(command.get("images"))
         behavior = command.get("streamingBehavior")
-        if session.is_streaming:
-            await session.prompt(text, images, streaming_behavior=behavior)
+        if session.is_streaming or self._prompt_tasks:
+            # a prompt accepted a moment ago may not be streaming yet: it still counts as running
+            if behavior is None:
+                from pi_tui.coding.agent_session import ALREADY_STREAMING
+
+                raise RuntimeError(ALREADY_STREAMING)
+            if behavior in ("followUp", "follow_up"):
+                await session.follow_up(text, images)
+            else:
+                await session.steer(text, images)
             return None
         model = session.model
         if model is None:
@@ -148,23 +158,23 @@ class RpcServer:
         if not session.models.has_auth(model):
             raise RuntimeError(f"No API key found for {model.provider}.")
         self._respond("prompt", command.get("id"))
-        task = asyncio.get_running_loop().create_task(self._run_prompt(text, images))
+        task = asyncio.get_running_loop().create_task(self._run_prompt(text, images, command.get("id")))
         self._prompt_tasks.add(task)
         task.add_done_callback(self._prompt_tasks.discard)
         await task
         return _NO_RESPONSE
 
-    async def _run_prompt(self, text: str, images: list[Any] | None) -> None:
+    async def _run_prompt(self, text: str, images: list[Any] | None, request_id: Any = None) -> None:
         try:
             await self.session.prompt(text, images)
-        except Exception as exc:  # accepted already: report as a notification event
-            self.session.notify("error", str(exc))
+        except Exception as exc:  # accepted already: a second response for the same id, as pi does
+            self._respond("prompt", request_id, error=str(exc) or type(exc).__name__)
 
     async def _steer(self, command: dict[str, Any]) -> Any:
-        await self.session.steer(str(command.get("message", "")), _images(command.get("images")))
+        await self.session.steer(_message_text(command), _images(command.get("images")))
 
     async def _follow_up(self, command: dict[str, Any]) -> Any:
-        await self.session.follow_up(str(command.get("message", "")), _images(command.get("images")))
+        await self.session.follow_up(_message_text(command), _images(command.get("images")))
 
     async def _abort(self, command: dict[str, Any]) -> Any:
         await self.session.abort()
@@ -283,6 +293,15 @@ class _Sentinel:
 
 _NO_RESPONSE: Any = _Sentinel()
 _NULL: Any = None
+
+
+def _message_text(command: dict[str, Any]) -> str:
+    """The ``message`` of a prompt/steer/follow_up command; raises ``ValueError`` unless it is a string."""
+    message = command.get("message")
+    if not isinstance(message, str):
+        got = "missing" if message is None else f"a {type(message).__name__}"
+        raise ValueError(f"{command.get('type')} needs a string 'message' ({got})")
+    return message
 
 
 def _images(raw: Any) -> list[Any] | None:
