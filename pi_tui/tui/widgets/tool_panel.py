@@ -140,6 +140,10 @@ class ToolPanel(Vertical):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail()
 
+    def on_resize(self) -> None:
+        # Rows are fitted to the panel's width; the first fill may run before the panel is laid out.
+        self.update_calls()
+
     def on_hide(self) -> None:
         if self._timer is not None:
             self._timer.stop()
