@@ -187,3 +187,39 @@ async def test_compact_error_is_shown_once(tmp_path: Path) -> None:
         await pilot.pause(0.2)
         assert transcript_text(app).count("Nothing to compact") == 1
         assert not app.status_line.display
+
+
+@pytest.mark.anyio
+async def test_resume_picks_an_older_session(tmp_path: Path) -> None:
+    from pi_tui.ai.providers.faux import register_faux_provider
+    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.tui.modals.session_picker import SessionPicker
+
+    faux = register_faux_provider(provider="faux", models=[{"id": "faux-1"}])
+    model = faux.get_model()
+    assert model is not None
+    sessions = tmp_path / "sessions"
+
+    def new_session() -> Any:
+        s = create_agent_session(str(tmp_path), session_dir=str(sessions))
+        s.models.allow(model.provider, model.id, model)
+        s.set_model(model)
+        return s
+
+    old = new_session()
+    faux.set_responses([faux_assistant_message("old answer")])
+    await old.prompt("question from the first session")
+    await old.wait_for_idle()
+    current = new_session()
+    app = make_app(current)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await _run(pilot, "/resume")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionPicker))
+        picker = app.screen
+        assert isinstance(picker, SessionPicker)
+        assert [e.label for e in picker.shown] == ["question from the first session"]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "old answer" in transcript_text(app))
+        assert "question from the first session" in transcript_text(app)
+        assert str(current.session_file) == str(old.session_file)
