@@ -14,7 +14,13 @@ from textual.app import App
 
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
 from pi_tui.tui.widgets.prompt_input import PromptInput
-from pi_tui.tui.widgets.transcript_items import AssistantItem, BashItem
+from pi_tui.tui.widgets.transcript_items import (
+    ArtifactItem,
+    AssistantItem,
+    BashItem,
+    SummaryItem,
+    ToolItem,
+)
 
 _Base = App
 
@@ -217,7 +223,7 @@ class AppActions(_Base):
         """Ctrl+O: expand/collapse tool output, artifacts, summaries and bash runs (only those re-render)."""
         self.ctx.expand_tools = not self.ctx.expand_tools
         for item in self.transcript.items:
-            if item.clickable:
+            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem):
                 item.changed()
                 self.transcript.item_changed(item)
 
@@ -225,9 +231,8 @@ class AppActions(_Base):
         """Ctrl+T: hide/show thinking blocks (only assistant items with thinking re-render)."""
         self.ctx.hide_thinking = not self.ctx.hide_thinking
         for item in self.transcript.items:
-            if isinstance(item, AssistantItem) and any(
-                getattr(b, "type", None) == "thinking" for b in getattr(item.message, "content", []) or []
-            ):
+            if isinstance(item, AssistantItem) and item.has_thinking():
+                item.thinking_collapsed = None  # the global toggle overrides per-message clicks
                 item.changed()
                 self.transcript.item_changed(item)
         self.add_notice("status", f"Thinking blocks: {'hidden' if self.ctx.hide_thinking else 'visible'}")

@@ -207,3 +207,27 @@ async def test_expand_toggle_rerenders_only_affected_items() -> None:
         assert changed == [tool]
         assert t.render_count - rendered == 1
         assert "r29" in t.visible_text()
+
+
+@pytest.mark.anyio
+async def test_click_collapses_one_messages_thinking() -> None:
+    from pi_tui.ai.types import ThinkingContent
+
+    app = Host()
+    async with app.run_test(size=(80, 30)) as pilot:
+        t = app.transcript
+        first = t.add(AssistantItem(AssistantMessage(content=[ThinkingContent(thinking="first secret"),
+                                                              TextContent(text="first answer")])))
+        t.add(AssistantItem(AssistantMessage(content=[ThinkingContent(thinking="second secret"),
+                                                      TextContent(text="second answer")])))
+        await pilot.pause(0.1)
+        top = t.item_top(first)
+        assert top is not None
+        await pilot.click(Transcript, offset=(3, top - int(t.scroll_y)))
+        await pilot.pause()
+        shown = t.visible_text()
+        assert "first secret" not in shown and "Thinking..." in shown
+        assert "second secret" in shown and "first answer" in shown
+        await pilot.click(Transcript, offset=(3, top - int(t.scroll_y)))
+        await pilot.pause()
+        assert "first secret" in t.visible_text()

@@ -121,6 +121,7 @@ class AssistantItem(TranscriptItem):
         super().__init__()
         self.message = message
         self.streaming = streaming
+        self.thinking_collapsed: bool | None = None  # None: follow Ctrl+T (ctx.hide_thinking); a click sets it
         self._block_cache: dict[str, list[Strip]] = {}
         self._cache_key: tuple[int, int] | None = None
 
@@ -135,6 +136,24 @@ class AssistantItem(TranscriptItem):
         if streaming is not None:
             self.streaming = streaming
         self.changed()
+
+    @property  # type: ignore[override]
+    def clickable(self) -> bool:  # type: ignore[override]
+        """A click collapses/expands this message's thinking (only when it has some)."""
+        return self.has_thinking()
+
+    def has_thinking(self) -> bool:
+        return any(field(b, "type") == "thinking" and (field(b, "thinking") or "").strip()
+                   for b in field(self.message, "content", []) or [])
+
+    def toggle(self) -> bool:
+        if not self.has_thinking():
+            return False
+        self.thinking_collapsed = not self._collapsed_now
+        self.changed()
+        return True
+
+    _collapsed_now = False
 
     def has_tool_calls(self) -> bool:
         return any(field(b, "type") == "toolCall" for b in field(self.message, "content", []) or [])
@@ -155,6 +174,8 @@ class AssistantItem(TranscriptItem):
         inner = max(1, width - 1)
         pad = blank_strip(1)
         content = field(self.message, "content", []) or []
+        collapsed = ctx.hide_thinking if self.thinking_collapsed is None else self.thinking_collapsed
+        self._collapsed_now = collapsed
         for block in content:
             btype = field(block, "type")
             strips: list[Strip]
@@ -162,7 +183,7 @@ class AssistantItem(TranscriptItem):
                 text = field(block, "thinking", "") or ""
                 if not text.strip():
                     continue
-                if ctx.hide_thinking:
+                if collapsed:
                     strips = ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)
                 else:
                     strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming,
