@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.providers.faux import (
@@ -47,18 +48,18 @@ To use a real model, do one of these and restart pi-tui:
    export ANTHROPIC_API_KEY=sk-ant-...   # or OPENAI_API_KEY, GEMINI_API_KEY, ...
    ```
 
-2. Or store a key in `~/.pi-tui/agent/auth.json`:
+2. Or store a key in `{auth_path}`:
 
    ```json
-   {"anthropic": {"type": "api_key", "key": "sk-ant-..."}}
+   {{"anthropic": {{"type": "api_key", "key": "sk-ant-..."}}}}
    ```
 
 3. Or point pi-tui at a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio) in \
-`~/.pi-tui/agent/models.json`:
+`{models_path}`:
 
    ```json
-   {"providers": {"local": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",
-     "apiKey": "none", "models": [{"id": "qwen2.5-coder"}]}}}
+   {{"providers": {{"local": {{"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",
+     "apiKey": "none", "models": [{{"id": "qwen2.5-coder"}}]}}}}}}
    ```
 
 Meanwhile you can try the tools on the current directory:
@@ -67,6 +68,21 @@ Meanwhile you can try the tools on the current directory:
 - *read README.md* — reads a file you name
 - *run `git status`* — runs a bash command
 """
+
+
+
+def intro_text() -> str:
+    """:data:`INTRO` with the real auth.json / models.json paths (``$PI_TUI_DIR`` honoured, home as ``~``), so
+    the advice matches the start-up banner."""
+    from pi_tui.coding.config.paths import get_agent_dir
+
+    agent_dir = get_agent_dir()
+    try:
+        shown = "~/" + agent_dir.relative_to(Path.home()).as_posix()
+    except ValueError:
+        shown = agent_dir.as_posix()
+    return INTRO.format(auth_path=f"{shown}/auth.json", models_path=f"{shown}/models.json")
+
 
 _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?![\w/])")
 _BACKTICK_RE = re.compile(r"`([^`\n]+)`")
@@ -172,7 +188,7 @@ def offline_reply(context: Context) -> AssistantMessage:
             "No API key or custom model is configured, so the offline demo model answers. "
             "I should explain how to connect a real model."
         )
-        return faux_assistant_message([faux_thinking(thought), faux_text(INTRO)])
+        return faux_assistant_message([faux_thinking(thought), faux_text(intro_text())])
     answer = (
         "I am the **offline demo model**, so I can only follow a small script.\n\n"
         "Things I can do here:\n\n"
