@@ -86,8 +86,11 @@ class Keymap:
         return _pretty(keys[0]) if keys else "unbound"
 
 
+_NAMES = {"pageup": "PageUp", "pagedown": "PageDown", "escape": "Escape", "enter": "Enter", "tab": "Tab"}
+
+
 def _pretty(key: str) -> str:
-    return "+".join(p.capitalize() if len(p) > 1 else p.upper() for p in key.split("+"))
+    return "+".join(_NAMES.get(p, p.capitalize() if len(p) > 1 else p.upper()) for p in key.split("+"))
 
 
 def load_keymap(path: Path | None = None) -> Keymap:

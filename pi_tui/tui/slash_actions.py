@@ -244,8 +244,9 @@ class SlashActions(_Base):
         rows.append("")
         rows.append("Slash commands: " + ", ".join(f"`{c.usage or '/' + c.name}`" for c in COMMANDS))
         rows.append("")
-        rows.append("Click a tool line or an artifact card to expand it. Keys can be changed in "
-                    "`keybindings.json` (pi's action ids).")
+        rows.append("Home/End on an empty editor scroll to the top/bottom; Tab completes a slash command. "
+                    "Click a tool line or an artifact card to expand it, a message to collapse its thinking. "
+                    "Keys can be changed in `keybindings.json` (pi's action ids).")
         item = SummaryItem("hotkeys", "\n".join(rows), collapsed_by_default=False)
         self.transcript.add(item)
         self.transcript.scroll_end_now()
