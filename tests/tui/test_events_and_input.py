@@ -122,3 +122,13 @@ async def test_session_setup_error_is_shown_not_fatal() -> None:
         await pilot.press("enter")
         await wait_until(pilot, lambda: "No session: Model not found: nope/nothing" in transcript_text(app))
         assert app.is_running
+
+
+@pytest.mark.anyio
+async def test_unknown_theme_falls_back_to_dark_with_a_warning(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session, theme="no-such-theme")
+    async with app.run_test(size=(100, 20)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        assert app.pi_theme.name == "dark"
+        assert "Warning: Theme not found: no-such-theme" in transcript_text(app)
