@@ -105,6 +105,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
         self.session_error: str | None = None
+        self._startup_warnings: list[str] = []
         self._ui_ready = False
 
     # ------------------------------------------------------------------ setup
@@ -141,10 +142,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.prompt_input.focus()
         self.update_prompt_mode()
         self.refresh_footer()
-        if self.theme_warning:
-            self.add_notice("warning", self.theme_warning)
-        for warning in self.keymap.warnings:
-            self.add_notice("warning", warning)
+        # Shown once the session's transcript is in place (attaching rebuilds the transcript).
+        self._startup_warnings = [w for w in [self.theme_warning, *self.keymap.warnings] if w]
         self.call_after_refresh(self._after_first_paint)
 
     def _after_first_paint(self) -> None:
@@ -160,6 +159,8 @@ class PiApp(SlashActions, AppActions, App[int]):
                 self.session = await maybe_await(self.session_factory())
             except Exception as exc:
                 self.session_error = str(exc)
+                for warning in self._startup_warnings:
+                    self.add_notice("warning", warning)
                 self.add_notice("error", f"Could not start the session: {exc}")
                 self.refresh_footer()
                 return
@@ -183,7 +184,9 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._unsubscribe = session.subscribe(self.view.handle)
         self.session_ready = True
         self.rebuild_transcript()
-        for warning in getattr(session, "startup_warnings", []) or []:
+        warnings = [*self._startup_warnings, *(getattr(session, "startup_warnings", []) or [])]
+        self._startup_warnings = []
+        for warning in warnings:
             self.add_notice("warning", str(warning))
         self.refresh_footer()
         self.update_offline_notice()
