@@ -10,10 +10,33 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from typing import Any
 
 from pi_tui.ai.secret_redaction import redact_text
-from pi_tui.coding.messages import bash_execution_to_text, message_role, message_text
+from pi_tui.coding.messages import message_role, message_text
+
+
+def _fenced(content: str, language: str = "") -> list[str]:
+    """``content`` in a code fence longer than any backtick run inside it (CommonMark), so a tool output or
+    artifact that itself holds a fence cannot end the block early and turn the rest of the export into prose."""
+    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{language}", content, fence]
+
+
+def _bash_lines(message: Any) -> list[str]:
+    """A user ``!cmd``: the command, its output fenced, then pi's notes (cancelled / exit code / truncated)."""
+    output = message.output or ""
+    lines = ["### User bash", "", f"`$ {message.command}`", ""]
+    lines.extend(_fenced(output) if output else ["(no output)"])
+    if message.cancelled:
+        lines.extend(["", "(command cancelled)"])
+    elif message.exit_code not in (None, 0):
+        lines.extend(["", f"Command exited with code {message.exit_code}"])
+    if message.truncated and message.full_output_path:
+        lines.extend(["", f"[Output truncated. Full output: {message.full_output_path}]"])
+    return lines
 
 
 def _block_lines(message: Any) -> list[str]:
@@ -24,24 +47,25 @@ def _block_lines(message: Any) -> list[str]:
         out = ["## Assistant", ""]
         for block in message.content:
             if block.type == "text":
-                out.append(block.text)
+                out.extend([block.text, ""])
             elif block.type == "thinking":
-                out.extend(["<details><summary>Thinking</summary>", "", block.thinking, "", "</details>"])
+                out.extend(["<details><summary>Thinking</summary>", "", block.thinking, "", "</details>", ""])
             elif block.type == "toolCall":
-                out.extend([f"**Tool call** `{block.name}`", "", "```json", json.dumps(block.arguments, indent=2), "```"])
+                arguments = json.dumps(block.arguments, indent=2, ensure_ascii=False)
+                out.extend([f"**Tool call** `{block.name}`", "", *_fenced(arguments, "json"), ""])
         if message.error_message:
             out.extend(["", f"*{message.stop_reason}: {message.error_message}*"])
         return out
     if role == "toolResult":
         status = "error" if message.is_error else "result"
-        return [f"### Tool {status}: `{message.tool_name}`", "", "```", message_text(message), "```"]
+        return [f"### Tool {status}: `{message.tool_name}`", "", *_fenced(message_text(message))]
     if role == "bashExecution":
-        return ["### User bash", "", bash_execution_to_text(message)]
+        return _bash_lines(message)
     if role == "notification":
         return [f"> **{message.level}**: {message.text}"]
     if role == "artifact":
         fence = message.language or ("diff" if message.kind == "diff" else "")
-        return [f"### Artifact: {message.title}", "", f"```{fence}", message.content, "```"]
+        return [f"### Artifact: {message.title}", "", *_fenced(message.content, fence)]
     if role == "compactionSummary":
         return ["## Compaction summary", "", message.summary]
     if role == "branchSummary":
@@ -79,7 +103,7 @@ def export_html(session: Any, path: str | None = None) -> str:
     target = path or _default_path(session, "html")
     body = html.escape(transcript_markdown(session))
     page = (
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>pi-tui session</title>"
+        '<!doctype html><html><head><meta charset="utf-8"><title>pi-tui session</title>'
         "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto}"
         "pre{white-space:pre-wrap}</style></head><body><pre>" + body + "</pre></body></html>\n"
     )
