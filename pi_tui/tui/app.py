@@ -106,6 +106,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.open_resume_on_start = False
         self.session_error: str | None = None
         self._startup_warnings: list[str] = []
+        self._footer_pending = False
+        self._multi_provider: bool | None = None  # computed once per session (available models)
         self._ui_ready = False
 
     # ------------------------------------------------------------------ setup
@@ -182,6 +184,7 @@ class PiApp(SlashActions, AppActions, App[int]):
             self._unsubscribe()
         self.session = session
         self._unsubscribe = session.subscribe(self.view.handle)
+        self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
         warnings = [*self._startup_warnings, *(getattr(session, "startup_warnings", []) or [])]
@@ -246,11 +249,18 @@ class PiApp(SlashActions, AppActions, App[int]):
         return self.pi_theme.hex(token) or self.pi_theme.hex("border")
 
     def refresh_footer(self) -> None:
-        """Recompute the footer from the session (called after events, never on a timer)."""
-        if not self._ui_ready:
+        """Recompute the footer from the session after the next screen refresh (coalesced; called after
+        events, never on a timer), so a reply is painted before the session's statistics are summed."""
+        if not self._ui_ready or self._footer_pending:
             return
-        multi = len({m.provider for m in self._safe_models()}) > 1 if self.session_ready else False
-        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, multi))
+        self._footer_pending = True
+        self.call_after_refresh(self._refresh_footer_now)
+
+    def _refresh_footer_now(self) -> None:
+        self._footer_pending = False
+        if self._multi_provider is None and self.session_ready:
+            self._multi_provider = len({m.provider for m in self._safe_models()}) > 1
+        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider)))
 
     def _safe_models(self) -> list[Any]:
         try:
