@@ -1,7 +1,8 @@
 """Print (``-p``) and JSON (``--mode json``) modes (pi-reference §3.18).
 
 Each message is sent with ``session.prompt`` in turn. Text mode prints the text blocks of the final
-assistant message (one per line); when that message ended with an error or abort its ``errorMessage`` (or
+assistant message produced by this run (one per line; a message dropped from the state by overflow recovery
+still counts, so its error is reported instead of an older answer); when that message ended with an error or abort its ``errorMessage`` (or
 ``Request <reason>``) goes to stderr and the exit code is 1. JSON mode writes the session header, then every
 session event as one line. SIGTERM → exit 143, SIGHUP → 129.
 """
@@ -39,6 +40,14 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         writer.write(session_header_json(session))
         session.subscribe(writer.write)
     exit_code: list[int] = []
+    answers: list[Any] = []  # assistant messages finished by this run, even ones later dropped from the state
+
+    def on_event(event: Any) -> None:
+        message = getattr(event, "message", None)
+        if getattr(event, "type", None) == "message_end" and getattr(message, "role", None) == "assistant":
+            answers.append(message)
+
+    session.subscribe(on_event)
     loop = asyncio.get_running_loop()
 
     def on_signal(code: int) -> None:
@@ -61,7 +70,9 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         return exit_code[0]
     if json_mode:
         return 0
-    last = next((m for m in reversed(session.messages) if getattr(m, "role", None) == "assistant"), None)
+    # The answer is the last assistant message of THIS run, not the last one in the state: overflow recovery
+    # drops the failed message from the state, and an older answer must never be printed in its place.
+    last = answers[-1] if answers else None
     if last is None:
         return 0
     if last.stop_reason in ("error", "aborted"):

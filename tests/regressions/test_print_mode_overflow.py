@@ -1,0 +1,47 @@
+"""``pi-tui -p`` after a context-overflow error (found by H11 with a local server answering HTTP 400
+``context_length_exceeded``): overflow recovery drops the failed message from the state and, with nothing
+to compact, ends silently; print mode then printed the PREVIOUS answer of the session as the answer to the
+new prompt, with exit code 0. It must report the error on stderr and exit 1."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from ..coding.modes.helpers import CLI, clean_env, load_mock_server, write_models_json
+
+MockLlmServer = load_mock_server()
+
+OVERFLOW = {
+    "error": {
+        "message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+        "type": "invalid_request_error",
+        "code": "context_length_exceeded",
+    }
+}
+
+
+def test_print_mode_reports_an_overflow_instead_of_an_older_answer(tmp_path: Path) -> None:
+    env = clean_env(tmp_path)
+    session = str(tmp_path / "s.jsonl")
+    script = [
+        {"type": "text", "text": "FIRST ANSWER"},
+        {"type": "http_error", "status": 400, "body": OVERFLOW},
+    ]
+    with MockLlmServer(script) as server:
+        write_models_json(tmp_path, server.port)
+        base = [*CLI, "--provider", "mock", "--model", "mock-model", "--session", session, "-p"]
+        options = {
+            "cwd": tmp_path / "project",
+            "env": env,
+            "stdin": subprocess.DEVNULL,
+            "capture_output": True,
+            "text": True,
+            "timeout": 60,
+        }
+        first = subprocess.run([*base, "first"], **options)  # type: ignore[call-overload]
+        second = subprocess.run([*base, "second"], **options)  # type: ignore[call-overload]
+    assert first.returncode == 0 and first.stdout.strip() == "FIRST ANSWER"
+    assert second.returncode == 1
+    assert "FIRST ANSWER" not in second.stdout
+    assert "maximum context length" in second.stderr
