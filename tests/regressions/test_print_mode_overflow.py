@@ -45,3 +45,21 @@ def test_print_mode_reports_an_overflow_instead_of_an_older_answer(tmp_path: Pat
     assert second.returncode == 1
     assert "FIRST ANSWER" not in second.stdout
     assert "maximum context length" in second.stderr
+
+
+def test_print_mode_reports_a_failure_before_streaming(tmp_path: Path) -> None:
+    """An unknown ``api`` in models.json fails before any message_start (only agent_end carries the error)."""
+    env = clean_env(tmp_path)
+    models = '{"providers":{"local":{"baseUrl":"http://127.0.0.1:9/v1","api":"bogus-api","apiKey":"none","models":[{"id":"m"}]}}}'
+    (tmp_path / "agent" / "models.json").write_text(models, encoding="utf-8")
+    run = subprocess.run(
+        [*CLI, "--provider", "local", "--model", "m", "-p", "hi"],
+        cwd=tmp_path / "project",
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1
+    assert "No API provider registered for api: bogus-api" in run.stderr

@@ -43,9 +43,14 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     answers: list[Any] = []  # assistant messages finished by this run, even ones later dropped from the state
 
     def on_event(event: Any) -> None:
+        kind = getattr(event, "type", None)
         message = getattr(event, "message", None)
-        if getattr(event, "type", None) == "message_end" and getattr(message, "role", None) == "assistant":
+        if kind == "message_end" and getattr(message, "role", None) == "assistant":
             answers.append(message)
+        elif kind == "agent_end":  # also a run that failed before streaming (no message_end, as in pi)
+            ended = [m for m in getattr(event, "messages", []) if getattr(m, "role", None) == "assistant"]
+            if ended:
+                answers.append(ended[-1])
 
     session.subscribe(on_event)
     loop = asyncio.get_running_loop()
