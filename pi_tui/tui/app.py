@@ -309,6 +309,16 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.update_prompt_mode()
         self.tool_panel.update_calls()
 
+    def get_system_commands(self, screen: Any) -> Any:
+        """Textual's palette commands, with "Theme" running ``/theme`` (pi themes, not Textual's own)."""
+        from textual.app import SystemCommand
+
+        for command in super().get_system_commands(screen):
+            if command.title == "Theme":
+                yield SystemCommand("Theme", "Change the pi theme (/theme)", lambda: self.run_slash("/theme"))
+            else:
+                yield command
+
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()

@@ -223,3 +223,19 @@ async def test_resume_picks_an_older_session(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: "old answer" in transcript_text(app))
         assert "question from the first session" in transcript_text(app)
         assert str(current.session_file) == str(old.session_file)
+
+
+@pytest.mark.anyio
+async def test_palette_theme_command_opens_the_pi_theme_picker(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        commands["Theme"].callback()
+        await pilot.pause(0.2)
+        from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker
+
+        assert isinstance(app.screen, FuzzyPicker) and app.screen.title_text == "Select theme"
+        await pilot.press(*"light", "enter")
+        await wait_until(pilot, lambda: app.pi_theme.name == "light")

@@ -30,12 +30,19 @@ class PickerEntry:
 
 
 def filter_entries(entries: list[PickerEntry], query: str) -> list[PickerEntry]:
-    """Entries matching ``query`` fuzzily (label + detail), best score first; all entries for ""."""
+    """Entries matching ``query`` fuzzily (label + detail): exact label first, then label prefixes, then by
+    fuzzy score; all entries for ""."""
     if not query.strip():
         return list(entries)
     matcher = Matcher(query)
-    scored = [(matcher.match(f"{e.label} {e.detail}"), i, e) for i, e in enumerate(entries)]
-    return [e for score, _, e in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
+    q = query.strip().lower()
+
+    def rank(label: str) -> int:
+        label = label.lower()
+        return 0 if label == q else 1 if label.startswith(q) else 2
+
+    scored = [(rank(e.label), matcher.match(f"{e.label} {e.detail}"), i, e) for i, e in enumerate(entries)]
+    return [e for _, score, _, e in sorted(scored, key=lambda s: (s[0], -s[1], s[2])) if score > 0]
 
 
 class FuzzyPicker(ModalScreen[Any]):
