@@ -125,6 +125,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         self._pending_bash: list[BashExecutionMessage] = []
         self._bash_abort: AbortController | None = None
         self._last_assistant: AssistantMessage | None = None
+        self._ended_in_run: set[int] = set()  # id() of messages that had message_end in the current run
         self._call_artifacts: dict[str, list[ArtifactMessage]] = {}
         self._follow_on: asyncio.Task[None] | None = None
         self.all_tools: dict[str, AgentTool] = {t.name: t for t in agent.state.tools}
@@ -246,6 +247,14 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
 
     async def _on_agent_event(self, event: Any) -> None:
         kind = event.type
+        if kind == "agent_start":
+            self._ended_in_run = set()
+        elif kind == "message_end":
+            self._ended_in_run.add(id(event.message))
+        elif kind == "agent_end":
+            for failure in self._unstreamed_failures(event.messages):
+                await self._on_agent_event(MessageStartEvent(message=failure))
+                await self._on_agent_event(MessageEndEvent(message=failure))
         if kind == "message_start" and message_role(event.message) == "user":
             self._overflow_attempted = False
             self._dequeue_text(message_text(event.message))
@@ -268,6 +277,19 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         elif kind == "agent_end":
             self._call_artifacts.clear()
             self._on_agent_end()
+
+    def _unstreamed_failures(self, messages: Sequence[Any]) -> list[AssistantMessage]:
+        """Assistant messages of an ``agent_end`` that never had a ``message_end``: a run that failed before
+        streaming (an unknown ``api``, a failing stream function) ends with only ``agent_end([failure])``.
+        They are replayed as message_start/message_end so the error is shown, saved and retried like any
+        other (pi shows nothing and saves nothing; deviation)."""
+        return [
+            m
+            for m in messages
+            if isinstance(m, AssistantMessage)
+            and m.stop_reason in ("error", "aborted")
+            and id(m) not in self._ended_in_run
+        ]
 
     def _dequeue_text(self, text: str) -> None:
         if text in self._steering_texts:
