@@ -92,8 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: Sequence[str]) -> CliArgs:
-    """Parse ``argv`` (without the program name). Raises ``SystemExit(2)`` on unknown flags."""
-    ns = _build_parser().parse_args(list(argv))
+    """Parse ``argv`` (without the program name); messages and @files may stand anywhere among the flags, as in
+    pi (``pi-tui @notes.md -p "summarise"``). Raises ``SystemExit(2)`` on unknown flags."""
+    ns = _build_parser().parse_intermixed_args(list(argv))  # messages may come before and after flags (pi)
     args = CliArgs(
         print_mode=ns.print_mode,
         mode=ns.mode,
