@@ -34,6 +34,10 @@ def test_previews_use_pis_line_counts() -> None:
     assert pv.hint == "... (45 earlier lines, Ctrl+O to expand)" and pv.hint_above
     assert preview("read", text, False).hint == "... (40 more lines, Ctrl+O to expand)"
     assert len(preview("read", text, True).lines) == 50
+    # bash counts visual lines: two 25-cell lines at width 10 fill 6 rows, so only the last one fits.
+    wide = "\n".join(["a" * 25, "b" * 25])
+    pv = preview("bash", wide, False, width=10)
+    assert pv.lines == ["b" * 25] and pv.hint.startswith("... (1 earlier lines")
 
 
 def test_token_format() -> None:

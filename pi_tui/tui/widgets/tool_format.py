@@ -77,16 +77,27 @@ class Preview:
     hint_above: bool = False
 
 
-def preview(name: str, text: str, expanded: bool) -> Preview:
-    """Collapsed (or expanded) preview of a tool's result text, per pi's line counts."""
+def preview(name: str, text: str, expanded: bool, width: int | None = None) -> Preview:
+    """Collapsed (or expanded) preview of a tool's result text, per pi's line counts.
+
+    bash keeps its last 5 *visual* lines (wrapped at ``width`` cells when given), others their first N lines.
+    """
     lines = text.rstrip("\n").split("\n") if text.strip() else []
     if expanded:
         return Preview(lines)
     if name == "bash":
-        if len(lines) <= BASH_TAIL:
+        w = max(1, width or 10**9)
+        rows = 0
+        start = len(lines)
+        while start > 0:
+            need = max(1, -(-len(lines[start - 1]) // w))
+            if rows + need > BASH_TAIL and rows > 0:
+                break
+            rows += need
+            start -= 1
+        if start == 0:
             return Preview(lines)
-        hidden = len(lines) - BASH_TAIL
-        return Preview(lines[-BASH_TAIL:], f"... ({hidden} earlier lines, {EXPAND_KEY} to expand)", True)
+        return Preview(lines[start:], f"... ({start} earlier lines, {EXPAND_KEY} to expand)", True)
     head = PREVIEW_HEAD.get(name, DEFAULT_HEAD)
     if len(lines) <= head:
         return Preview(lines)

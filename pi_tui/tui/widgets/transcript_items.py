@@ -281,7 +281,7 @@ class ToolItem(TranscriptItem):
         text = self.result_text if self.status in ("done", "error", "blocked") else self.partial_text
         show_output = self.name not in ("write", "edit") or self.status in ("error", "blocked")
         if text and show_output:
-            pv = tool_format.preview(self.name, text, expanded)
+            pv = tool_format.preview(self.name, text, expanded, width=max(1, width - 2))
             style = t.fg("error") if self.status in ("error", "blocked") else output
             body = Text("\n".join(pv.lines), style=style)
             hint = Text(pv.hint, style=t.fg("muted")) if pv.hint else None
