@@ -231,3 +231,10 @@ async def test_click_collapses_one_messages_thinking() -> None:
         await pilot.click(Transcript, offset=(3, top - int(t.scroll_y)))
         await pilot.pause()
         assert "first secret" in t.visible_text()
+
+
+def test_single_newlines_stay_line_breaks() -> None:
+    """Found pasting a 300-line list in tmux: Markdown soft breaks joined the user's lines into one paragraph."""
+    ctx = RenderContext(find_theme("dark"))
+    lines = [s.text.strip() for s in UserItem("pasted line 1\npasted line 2\npasted line 3").strips(ctx, 60)]
+    assert [x for x in lines if x] == ["pasted line 1", "pasted line 2", "pasted line 3"]

@@ -143,6 +143,20 @@ class PiListItem(ListItem):
             yield new_line
 
 
+class _KeepLineBreaks(Markdown):
+    """Markdown whose single newlines stay line breaks (as in pi's terminal Markdown), not spaces."""
+
+    def __init__(self, markup: str, **kwargs: Any) -> None:
+        super().__init__(markup, **kwargs)
+        stack = list(self.parsed)
+        while stack:
+            token = stack.pop()
+            if token.type == "softbreak":
+                token.type = "hardbreak"
+            if token.children:
+                stack.extend(token.children)
+
+
 def make_markdown_class(theme: PiTheme, syntax: ANSISyntaxTheme) -> type[Markdown]:
     """A ``Markdown`` subclass using ``PiHeading`` and a ``PiCodeBlock`` bound to this theme."""
     code_cls = type("ThemedCode", (PiCodeBlock,), {
@@ -150,7 +164,7 @@ def make_markdown_class(theme: PiTheme, syntax: ANSISyntaxTheme) -> type[Markdow
     elements: dict[str, type[MarkdownElement]] = dict(Markdown.elements)
     elements.update({"heading_open": PiHeading, "fence": code_cls, "code_block": code_cls,
                      "list_item_open": PiListItem})
-    return type("PiMarkdown", (Markdown,), {"elements": elements})
+    return type("PiMarkdown", (_KeepLineBreaks,), {"elements": elements})
 
 
 def syntax_renderable(code: str, language: str | None, theme: ANSISyntaxTheme) -> RenderableType:
