@@ -83,7 +83,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         super().__init__()
         self.session: Any = session
         self.session_factory = session_factory
-        self.cwd = cwd or os.getcwd()
+        self.cwd = cwd or getattr(session, "cwd", None) or os.getcwd()
         self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
         self._branch_source = branch
         self.branch: str | None = None
