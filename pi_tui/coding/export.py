@@ -90,11 +90,20 @@ def _default_path(session: Any, suffix: str) -> str:
     return os.path.join(session.cwd, f"pi-tui-session-{session.session_id[:8]}.{suffix}")
 
 
+def _write(target: str, text: str) -> None:
+    """Write ``text`` to ``target``; raises ``OSError`` whose message names the path and the reason in plain words
+    (``Cannot write /x/y.md: No such file or directory``), not Python's ``[Errno 2] …`` repr."""
+    try:
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise OSError(f"Cannot write {target}: {exc.strerror or exc}") from exc
+
+
 def export_markdown(session: Any, path: str | None = None) -> str:
-    """Write the Markdown transcript; returns the path written."""
+    """Write the Markdown transcript; returns the path written. Raises ``OSError`` (see :func:`_write`)."""
     target = path or _default_path(session, "md")
-    with open(target, "w", encoding="utf-8") as handle:
-        handle.write(transcript_markdown(session))
+    _write(target, transcript_markdown(session))
     return target
 
 
@@ -107,6 +116,5 @@ def export_html(session: Any, path: str | None = None) -> str:
         "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto}"
         "pre{white-space:pre-wrap}</style></head><body><pre>" + body + "</pre></body></html>\n"
     )
-    with open(target, "w", encoding="utf-8") as handle:
-        handle.write(page)
+    _write(target, page)
     return target

@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, faux_text, faux_tool_call
-from pi_tui.coding.export import transcript_markdown
+from pi_tui.coding.export import export_markdown, transcript_markdown
 from pi_tui.coding.messages import BashExecutionMessage
 
 from ..coding.session_core.helpers import EchoTool, make_session
@@ -42,3 +42,11 @@ async def test_tool_output_with_fences_stays_in_one_code_block(tmp_path: Path, f
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert "not a heading of the export" not in headings and "Title" not in headings
     assert "Command exited with code 2" in transcript_markdown(session)
+
+
+async def test_export_to_a_missing_directory_names_the_path(tmp_path: Path, faux: FauxProvider) -> None:
+    session = make_session(tmp_path, faux.get_model(), persist=False)
+    target = str(tmp_path / "missing" / "x.md")
+    with pytest.raises(OSError) as info:
+        export_markdown(session, target)
+    assert str(info.value) == f"Cannot write {target}: No such file or directory"
