@@ -56,6 +56,22 @@ log = logging.getLogger(__name__)
 
 SessionListener = Callable[[Any], Any]
 
+EMPTY_RESPONSE = "The model returned an empty response (no text and no tool call)."
+
+
+def _is_empty_answer(message: AssistantMessage) -> bool:
+    """A normal stop with nothing in it: no text, no thinking, no tool call (a misconfigured server, an
+    endpoint that answers 200 with an empty stream). pi shows nothing at all; pi-tui adds a UI-only warning."""
+    if message.stop_reason != "stop":
+        return False
+    for block in message.content:
+        if block.type == "toolCall":
+            return False
+        if (getattr(block, "text", None) or getattr(block, "thinking", None) or "").strip():
+            return False
+    return True
+
+
 ALREADY_STREAMING = (
     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message."
 )
@@ -350,6 +366,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         self._resolve_retry_waiters()
         if message is not None and message.stop_reason == "error" and message.error_message:
             self.notify("error", message.error_message)
+        elif message is not None and id(message) in self._ended_in_run and _is_empty_answer(message):
+            self.notify("warning", EMPTY_RESPONSE)
         if message is not None or self._stop_for_compaction:
             self._set_follow_on(self._check_compaction(message, skip_aborted=True))
 
