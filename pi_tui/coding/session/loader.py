@@ -2,7 +2,8 @@
 
 :func:`load_session_entries` never raises for bad content: unreadable lines are skipped with a warning
 (see :mod:`pi_tui.coding.session.session_file`), objects that cannot be entries (no ``type``/``id``) too,
-and older versions are migrated in memory (the caller rewrites the file).
+entries left without their parent by a skipped line are re-linked to the entry before them (so no good entry
+drops out of the context), and older versions are migrated in memory (the caller rewrites the file).
 """
 
 from __future__ import annotations
@@ -79,4 +80,24 @@ def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> 
             loaded.entries.append(entry_from_json(obj))
         except EntryError as error:
             loaded.warnings.append(f"{path}: skipped object {number}: {error}")
+    _relink_orphans(loaded, path)
     return loaded
+
+
+def _relink_orphans(loaded: LoadedSession, path: str | os.PathLike[str]) -> None:
+    """Entries whose parent is missing (its line was torn, corrupt or skipped) are re-linked, in memory, to the
+    entry just before them in the file. Without this the path from the leaf stops at the gap and every good
+    entry before it silently drops out of the context. Parents always precede their children in a session
+    file (pi-reference §3.4), so "seen earlier in the file" is the test; the file itself is not rewritten."""
+    seen: set[str] = set()
+    previous: str | None = None
+    for entry in loaded.entries:
+        parent = entry.parent_id
+        if parent is not None and parent not in seen:
+            entry.parent_id = previous
+            loaded.warnings.append(
+                f"{path}: entry {entry.id} referred to a missing parent {parent}; "
+                f"attached to the entry before it ({previous or 'the session start'})"
+            )
+        seen.add(entry.id)
+        previous = entry.id
