@@ -141,7 +141,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         self._pending_bash: list[BashExecutionMessage] = []
         self._bash_abort: AbortController | None = None
         self._last_assistant: AssistantMessage | None = None
-        self._ended_in_run: set[int] = set()  # id() of messages that had message_end in the current run
+        self._ended_in_run: set[int] = set()
+        self._save_failure_reported = False  # id() of messages that had message_end in the current run
         self._call_artifacts: dict[str, list[ArtifactMessage]] = {}
         self._follow_on: asyncio.Task[None] | None = None
         self.all_tools: dict[str, AgentTool] = {t.name: t for t in agent.state.tools}
@@ -351,7 +352,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
             elif role in ("user", "assistant", "toolResult", "bashExecution", "notification", "artifact"):
                 self.session_manager.append_message(message)
         except OSError as exc:
-            log.error("could not write the session file: %s", exc)
+            self._session_write_failed(exc)
         if role == "assistant" and isinstance(message, AssistantMessage):
             self._last_assistant = message
             if message.stop_reason != "error":
@@ -481,9 +482,22 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         try:
             self.session_manager.append_message(message)
         except OSError as exc:
-            log.error("could not write the session file: %s", exc)
+            self._session_write_failed(exc)
         self._emit(MessageStartEvent(message=message))
         self._emit(MessageEndEvent(message=message))
+
+    def _session_write_failed(self, exc: OSError) -> None:
+        """A session-file write failed: log it and tell the user once per session (a UI-only error line),
+        instead of only logging while the conversation silently stops being saved."""
+        log.error("could not write the session file: %s", exc)
+        if self._save_failure_reported:
+            return
+        self._save_failure_reported = True  # before notifying: the notification's own write fails too
+        where = self.session_manager.get_session_file() or "the session file"
+        self.notify(
+            "error",
+            f"Cannot save the session to {where}: {exc.strerror or exc}. This conversation is not being saved.",
+        )
 
     def notify(self, level: str, text: str) -> NotificationMessage:
         """Add a UI-only notification (``info``/``warning``/``error``) to the transcript and the file."""

@@ -28,6 +28,8 @@ class BashMixin:
         _bash_abort: AbortController | None
         _pending_bash: list[BashExecutionMessage]
 
+        def _session_write_failed(self, exc: OSError) -> None: ...
+
         @property
         def is_streaming(self) -> bool: ...
 
@@ -82,7 +84,7 @@ class BashMixin:
         try:
             self.session_manager.append_message(message)
         except OSError as exc:
-            _log.error("could not write the session file: %s", exc)
+            self._session_write_failed(exc)
 
     def _flush_pending_bash(self) -> None:
         pending, self._pending_bash = self._pending_bash, []

@@ -22,6 +22,7 @@ class SwitchingMixin:
         agent: Agent
         session_manager: SessionManager
         _last_assistant: AssistantMessage | None
+        _save_failure_reported: bool
 
         @property
         def session_file(self) -> str | None: ...
@@ -47,6 +48,7 @@ class SwitchingMixin:
         context = self.session_manager.build_session_context(include_ui=True)
         self.agent.state.messages = list(context.messages)
         self.agent.session_id = self.session_manager.get_session_id()
+        self._save_failure_reported = False  # a new file: report a failure to save it again
         self._last_assistant = next(
             (m for m in reversed(context.messages) if message_role(m) == "assistant"), None
         )
@@ -60,6 +62,7 @@ class SwitchingMixin:
         self.agent.state.messages = []
         self.agent.session_id = self.session_manager.get_session_id()
         self._last_assistant = None
+        self._save_failure_reported = False
         self._record_initial_settings()
         self._emit(SessionInfoChangedEvent(name=None))
 
