@@ -61,16 +61,27 @@ def _settings_from(manager: SettingsManager) -> SessionSettings:
     )
 
 
+MAX_LISTED_MATCHES = 5
+"""How many matching session files an ambiguous ``--session`` error names (newest first)."""
+
+
 def _find_session_file(session: str, cwd: str, session_dir: Path) -> Path:
     path = Path(session).expanduser()
     if path.suffix == ".jsonl" or path.exists() or os.sep in session:
         return path if path.is_absolute() else Path(cwd) / path
-    matches = sorted(session_dir.glob(f"*{session}*.jsonl")) if session_dir.is_dir() else []
+    names = sorted(session_dir.glob("*.jsonl")) if session_dir.is_dir() else []
+    matches = [m for m in names if session in m.name]  # plain substring: "[" or "*" in the id are not patterns
     if len(matches) == 1:
         return matches[0]
     if not matches:
         raise SessionSetupError(f"No session found matching '{session}'")
-    raise SessionSetupError(f"Several sessions match '{session}': " + ", ".join(m.name for m in matches))
+    newest = sorted(matches, reverse=True)
+    shown = ", ".join(m.name for m in newest[:MAX_LISTED_MATCHES])
+    more = len(matches) - MAX_LISTED_MATCHES
+    suffix = f" and {more} more" if more > 0 else ""
+    raise SessionSetupError(
+        f"{len(matches)} sessions match '{session}' (use more of the id): {shown}{suffix}"
+    )
 
 
 def _resolve_model(
