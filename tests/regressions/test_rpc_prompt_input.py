@@ -74,3 +74,26 @@ async def test_second_prompt_in_the_same_burst_is_refused_with_its_own_id(
     assert [r["success"] for r in responses if r.get("id") == "p3"] == [True]
     users = [m.content[0].text for m in session.messages if m.role == "user"]
     assert users == ["one", "three"]
+
+
+async def test_other_commands_check_their_fields(tmp_path: Path, faux: FauxProvider) -> None:
+    lines = [
+        b'{"id":"b","type":"bash","command":5}',
+        b'{"id":"t","type":"set_thinking_level","level":"huge"}',
+        b'{"id":"n","type":"set_session_name"}',
+        b'{"id":"i","type":"prompt","message":"hi","images":[{"bad":1}]}',
+    ]
+    stream, session = await _serve(tmp_path, faux, lines)
+    by_id = {r["id"]: r for r in _responses(stream)}
+    assert by_id["b"] == {
+        "id": "b",
+        "type": "response",
+        "command": "bash",
+        "success": False,
+        "error": "bash needs a string 'command' (got int)",
+    }
+    assert by_id["t"]["success"] is False and "Invalid thinking level 'huge'" in by_id["t"]["error"]
+    assert by_id["n"]["success"] is False and "string 'name'" in by_id["n"]["error"]
+    assert by_id["i"]["success"] is False and by_id["i"]["error"].startswith("images[0] is not an image")
+    assert "pydantic" not in by_id["i"]["error"]
+    assert session.messages == []

@@ -222,7 +222,12 @@ class RpcServer:
         return {"models": [m.to_json_dict() for m in self.session.available_models()]}
 
     async def _set_thinking_level(self, command: dict[str, Any]) -> Any:
-        self.session.set_thinking_level(str(command.get("level", "")))
+        from pi_tui.ai.types import THINKING_LEVELS
+
+        level = _string_field(command, "level")
+        if level not in THINKING_LEVELS:
+            raise ValueError(f"Invalid thinking level {level!r} (expected one of: {', '.join(THINKING_LEVELS)})")
+        self.session.set_thinking_level(level)
 
     async def _cycle_thinking_level(self, command: dict[str, Any]) -> Any:
         level = self.session.cycle_thinking_level()
@@ -247,7 +252,7 @@ class RpcServer:
         self.session.abort_retry()
 
     async def _bash(self, command: dict[str, Any]) -> Any:
-        result = await self.session.execute_bash(str(command.get("command", "")))
+        result = await self.session.execute_bash(_string_field(command, "command"))
         return result.to_json_dict()
 
     async def _abort_bash(self, command: dict[str, Any]) -> Any:
@@ -260,7 +265,7 @@ class RpcServer:
         return {"path": self.session.export_html(command.get("outputPath"))}
 
     async def _switch_session(self, command: dict[str, Any]) -> Any:
-        await self.session.switch_session(str(command.get("sessionPath", "")))
+        await self.session.switch_session(_string_field(command, "sessionPath"))
         return {"cancelled": False}
 
     async def _fork(self, command: dict[str, Any]) -> Any:
@@ -278,7 +283,7 @@ class RpcServer:
         return {"text": self.session.get_last_assistant_text()}
 
     async def _set_session_name(self, command: dict[str, Any]) -> Any:
-        self.session.set_session_name(str(command.get("name", "")))
+        self.session.set_session_name(_string_field(command, "name"))
 
     async def _get_messages(self, command: dict[str, Any]) -> Any:
         return {"messages": [message_to_json(m) for m in self.session.messages]}
@@ -295,21 +300,40 @@ _NO_RESPONSE: Any = _Sentinel()
 _NULL: Any = None
 
 
+def _string_field(command: dict[str, Any], key: str) -> str:
+    """``command[key]`` when it is a string; else ``ValueError`` naming the command and the field (a number or
+    a missing field is never turned into text and run, e.g. ``{"type": "bash", "command": 5}``)."""
+    value = command.get(key)
+    if not isinstance(value, str):
+        got = "missing" if value is None else f"got {type(value).__name__}"
+        raise ValueError(f"{command.get('type')} needs a string '{key}' ({got})")
+    return value
+
+
 def _message_text(command: dict[str, Any]) -> str:
     """The ``message`` of a prompt/steer/follow_up command; raises ``ValueError`` unless it is a string."""
-    message = command.get("message")
-    if not isinstance(message, str):
-        got = "missing" if message is None else f"a {type(message).__name__}"
-        raise ValueError(f"{command.get('type')} needs a string 'message' ({got})")
-    return message
+    return _string_field(command, "message")
 
 
 def _images(raw: Any) -> list[Any] | None:
     if not raw:
         return None
+    from pydantic import ValidationError
+
     from pi_tui.ai.types import ImageContent
 
-    return [ImageContent.model_validate(i) for i in raw]
+    if not isinstance(raw, list):
+        raise ValueError("'images' must be a list of {type: 'image', data: <base64>, mimeType}")
+    images = []
+    for index, item in enumerate(raw):
+        try:
+            images.append(ImageContent.model_validate(item))
+        except ValidationError as exc:
+            fields = ", ".join(sorted({".".join(str(p) for p in e["loc"]) or "value" for e in exc.errors()}))
+            raise ValueError(
+                f"images[{index}] is not an image {{type: 'image', data: <base64>, mimeType}} (bad or missing: {fields})"
+            ) from None
+    return images
 
 
 def _queue_mode(mode: Any) -> Any:
