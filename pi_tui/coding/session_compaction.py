@@ -221,6 +221,10 @@ class CompactionMixin:
                 signal=controller.signal,
                 thinking_level=self.agent.state.thinking_level,
             )
+        except Exception:
+            if controller.signal.aborted:  # the summary request ended because of the abort: a cancel, not a failure
+                raise asyncio.CancelledError("Compaction cancelled") from None
+            raise
         finally:
             self._compaction_abort = None
         if controller.signal.aborted:
