@@ -5,6 +5,7 @@ new prompt, with exit code 0. It must report the error on stderr and exit 1."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -63,3 +64,25 @@ def test_print_mode_reports_a_failure_before_streaming(tmp_path: Path) -> None:
     )
     assert run.returncode == 1
     assert "No API provider registered for api: bogus-api" in run.stderr
+
+
+def test_print_mode_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    """``pi-tui -p … | head -0`` printed a BrokenPipeError traceback (found by H11)."""
+    env = clean_env(tmp_path)
+    with MockLlmServer([{"type": "text", "text": "line\n" * 20000}]) as server:
+        write_models_json(tmp_path, server.port)
+        reader, writer = os.pipe()
+        os.close(reader)  # nobody reads: the first write fails with EPIPE
+        run = subprocess.run(
+            [*CLI, "--provider", "mock", "--model", "mock-model", "-p", "hi"],
+            cwd=tmp_path / "project",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+        os.close(writer)
+    assert run.returncode == 141
+    assert "Traceback" not in run.stderr and "BrokenPipeError" not in run.stderr

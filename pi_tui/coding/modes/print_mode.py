@@ -4,13 +4,14 @@ Each message is sent with ``session.prompt`` in turn. Text mode prints the text 
 assistant message produced by this run (one per line; a message dropped from the state by overflow recovery
 still counts, so its error is reported instead of an older answer); when that message ended with an error or abort its ``errorMessage`` (or
 ``Request <reason>``) goes to stderr and the exit code is 1. JSON mode writes the session header, then every
-session event as one line. SIGTERM → exit 143, SIGHUP → 129.
+session event as one line. SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -18,10 +19,11 @@ from typing import Any
 
 from pi_tui.coding.modes.json_mode import JsonLineWriter, session_header_json
 
+EXIT_BROKEN_PIPE = 141
+"""Exit code when stdout is closed before the answer is written (128 + SIGPIPE, like a killed ``cat``)."""
+
 
 async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
-    import os
-
     from pi_tui.coding.offline_model import register_offline_provider
     from pi_tui.coding.session_factory import create_agent_session
 
@@ -83,10 +85,15 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     if last.stop_reason in ("error", "aborted"):
         print(last.error_message or f"Request {last.stop_reason}", file=sys.stderr)
         return 1
-    for block in last.content:
-        if block.type == "text":
-            print(block.text)
-    sys.stdout.flush()
+    try:
+        for block in last.content:
+            if block.type == "text":
+                print(block.text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `pi-tui -p … | head -1`: the reader left; no traceback (Python docs' recipe)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0
 
 
