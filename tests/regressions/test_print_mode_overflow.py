@@ -86,3 +86,33 @@ def test_print_mode_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
         os.close(writer)
     assert run.returncode == 141
     assert "Traceback" not in run.stderr and "BrokenPipeError" not in run.stderr
+
+
+def test_json_mode_stops_when_its_reader_leaves(tmp_path: Path) -> None:
+    """``pi-tui --mode json -p … | head -1`` kept running the whole turn, tools included, for nobody (H11)."""
+    env = clean_env(tmp_path)
+    marker = tmp_path / "project" / "ran.txt"
+    script = [
+        {
+            "type": "tool",
+            "calls": [{"id": "c1", "name": "bash", "args": {"command": f"sleep 3; echo x > {marker}"}}],
+        },
+        {"type": "text", "text": "done"},
+    ]
+    with MockLlmServer(script) as server:
+        write_models_json(tmp_path, server.port)
+        reader, writer = os.pipe()
+        os.close(reader)
+        run = subprocess.run(
+            [*CLI, "--provider", "mock", "--model", "mock-model", "--mode", "json", "-p", "go"],
+            cwd=tmp_path / "project",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+        os.close(writer)
+    assert run.returncode == 141, run.stderr
+    assert not marker.exists()

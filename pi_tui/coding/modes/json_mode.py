@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from pi_tui.ai.secret_redaction import redact_text
@@ -18,18 +19,27 @@ from pi_tui.coding.session_events import event_to_json
 class JsonLineWriter:
     """Writes one JSON value per line to ``stream`` (default ``sys.stdout.buffer``)."""
 
-    def __init__(self, stream: BinaryIO | None = None) -> None:
+    def __init__(self, stream: BinaryIO | None = None, on_closed: Callable[[], None] | None = None) -> None:
         self._stream = stream if stream is not None else sys.stdout.buffer
+        self.on_closed = on_closed
+        """Called once when the reader has gone (broken pipe / closed stream): json mode then stops the run,
+        instead of running tools for nobody."""
+        self.closed = False
 
     def write(self, value: Any) -> None:
-        """Serialise ``value`` (a dict, or a pydantic event/message) as one line; never raises on a closed pipe."""
+        """Serialise ``value`` (a dict, or a pydantic event/message) as one line; never raises on a closed pipe
+        (the first failure calls :attr:`on_closed`; later lines are dropped)."""
+        if self.closed:
+            return
         data = event_to_json(value) if not isinstance(value, (dict, list)) else value
         line = redact_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n"
         try:
             self._stream.write(line.encode("utf-8", errors="replace"))
             self._stream.flush()
         except (BrokenPipeError, ValueError, OSError):
-            pass
+            self.closed = True
+            if self.on_closed is not None:
+                self.on_closed()
 
 
 def session_header_json(session: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@ Each message is sent with ``session.prompt`` in turn. Text mode prints the text 
 assistant message produced by this run (one per line; a message dropped from the state by overflow recovery
 still counts, so its error is reported instead of an older answer); when that message ended with an error or abort its ``errorMessage`` (or
 ``Request <reason>``) goes to stderr and the exit code is 1. JSON mode writes the session header, then every
-session event as one line. SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback.
+session event as one line. SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback (JSON mode also aborts the run).
 """
 
 from __future__ import annotations
@@ -36,12 +36,18 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         return 1
     for warning in session.startup_warnings:
         print(f"Warning: {warning}", file=sys.stderr)
-    writer = JsonLineWriter() if json_mode else None
+    exit_code: list[int] = []
+
+    def on_signal(code: int) -> None:
+        exit_code.append(code)
+        session.agent.abort()
+        session.abort_bash()
+
+    writer = JsonLineWriter(on_closed=lambda: on_signal(EXIT_BROKEN_PIPE)) if json_mode else None  # reader left
     if writer is not None:
         sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr
         writer.write(session_header_json(session))
         session.subscribe(writer.write)
-    exit_code: list[int] = []
     answers: list[Any] = []  # assistant messages finished by this run, even ones later dropped from the state
 
     def on_event(event: Any) -> None:
@@ -57,16 +63,13 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     session.subscribe(on_event)
     loop = asyncio.get_running_loop()
 
-    def on_signal(code: int) -> None:
-        exit_code.append(code)
-        session.agent.abort()
-        session.abort_bash()
-
     for signum, code in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
             loop.add_signal_handler(signum, on_signal, code)
     try:
         for text in messages:
+            if exit_code:
+                break
             await session.prompt(text)
             if exit_code:
                 break
