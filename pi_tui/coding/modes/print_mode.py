@@ -43,7 +43,9 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         session.agent.abort()
         session.abort_bash()
 
-    writer = JsonLineWriter(on_closed=lambda: on_signal(EXIT_BROKEN_PIPE)) if json_mode else None  # reader left
+    writer = (
+        JsonLineWriter(on_closed=lambda: on_signal(EXIT_BROKEN_PIPE)) if json_mode else None
+    )  # reader left
     if writer is not None:
         sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr
         writer.write(session_header_json(session))
