@@ -30,7 +30,7 @@ from pi_tui.ai.types import (
 
 from .replay_server import RecordedRequest, ReplayResponse, ReplayServer
 
-TRACE = Path("/work/shared/pi-traces/coding/json-anthropic-tool-loop")
+TRACE = Path(__file__).resolve().parents[1] / "fixtures" / "pi-traces" / "coding" / "json-anthropic-tool-loop"
 OK_BODY = (
     b'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":1,"output_tokens":1}}}\n\n'
     b'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n'

@@ -17,7 +17,7 @@ from pi_tui.coding.session import SessionManager
 from pi_tui.coding.session.messages import message_to_json
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pi-sessions"
-TRACES = Path("/work/shared/pi-traces/coding")
+TRACES = Path(__file__).resolve().parents[2] / "fixtures" / "pi-traces" / "coding"
 SCENARIOS = [
     "json-tool-loop",
     "json-anthropic-tool-loop",

@@ -16,7 +16,7 @@ from .helpers import run, text_of
 
 pytestmark = pytest.mark.anyio
 
-TRACE = Path("/work/shared/pi-traces/coding/json-tool-loop")
+TRACE = Path(__file__).resolve().parents[2] / "fixtures" / "pi-traces" / "coding" / "json-tool-loop"
 
 
 def one(old: str, new: str) -> list[dict[str, str]]:

@@ -18,7 +18,7 @@ from pi_tui.coding.tools.path_utils import expand_path, resolve_to_cwd
 
 from .helpers import run, text_of
 
-REQUEST = Path("/work/shared/pi-traces/coding/json-tool-loop/requests/001.json")
+REQUEST = Path(__file__).resolve().parents[2] / "fixtures" / "pi-traces" / "coding" / "json-tool-loop" / "requests" / "001.json"
 
 
 def test_all_tools_and_defaults(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ async def test_write_error_is_reported(tmp_path: Path) -> None:
 
 
 def test_schema_matches_pi_request() -> None:
-    request = Path("/work/shared/pi-traces/coding/json-tool-loop/requests/001.json")
+    request = Path(__file__).resolve().parents[2] / "fixtures" / "pi-traces" / "coding" / "json-tool-loop" / "requests" / "001.json"
     if not request.exists():
         pytest.skip("trace not available")
     tools = {t["function"]["name"]: t["function"] for t in json.loads(request.read_text())["body"]["tools"]}
