@@ -98,6 +98,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._apply_textual_theme()  # before the first style pass (switching later restyles everything)
         self.view = SessionView(self)
         self.working = False
+        self.compacting = False  # between compaction_start and compaction_end
+        self.compaction_queue: list[tuple[str, str]] = []  # (behaviour, text) typed while compacting
         self.local_models: list[Any] = []
         self._last_clear = 0.0
         self._unsubscribe: Callable[[], None] | None = None
@@ -231,6 +233,9 @@ class PiApp(SlashActions, AppActions, App[int]):
         if text.startswith("!"):
             title = f"{km.first('tui.input.submit')}: run bash" + (" (not in context)" if text.startswith("!!") else "")
             colour = self.pi_theme.hex("bashMode")
+        elif self.compacting:
+            title = f"{km.first('tui.input.submit')}: queue for after compaction · Esc: cancel compaction"
+            colour = self._thinking_colour()
         elif self.working:
             title = (f"{km.first('tui.input.submit')}: steer · {km.display('app.message.followUp')}: follow-up"
                      f" · Esc: abort")

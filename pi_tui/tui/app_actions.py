@@ -8,6 +8,7 @@ the editor's text, joined by blank lines) into the editor, clears the queues and
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -45,6 +46,8 @@ class AppActions(_Base):
         local_models: list[Any]
         _last_clear: float
         session_error: str | None
+        compacting: bool
+        compaction_queue: list[tuple[str, str]]
 
         def add_notice(self, level: str, text: str) -> Any: ...
         def refresh_footer(self) -> None: ...
@@ -124,6 +127,11 @@ class AppActions(_Base):
                             else "The session is still starting; try again in a moment.")
             self.prompt_input.set_text(text)
             return
+        if self.compacting or getattr(self.session, "is_compacting", False):
+            self.compaction_queue.append((behaviour, text))
+            self.show_local_queue()
+            self.add_notice("status", "Queued message for after compaction")
+            return
         try:
             if self.working or getattr(self.session, "is_streaming", False):
                 if behaviour == "follow_up":
@@ -138,6 +146,51 @@ class AppActions(_Base):
             finally:
                 if not getattr(self.session, "is_streaming", False):
                     self.set_working(False)
+        except Exception as exc:
+            self.add_notice("error", str(exc))
+
+    def show_local_queue(self) -> None:
+        """Show the texts queued during compaction in the queue area (with the session's own queues)."""
+        steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
+        follow = [t for mode, t in self.compaction_queue if mode == "follow_up"]
+        self.queue_view.set_local(steering, follow)
+
+    async def flush_compaction_queue(self, will_retry: bool = False) -> None:
+        """Send what was typed during compaction (pi's ``flushCompactionQueue``, pi-reference §3.14 submit
+        flow 3): the first text as a prompt, the rest as steering/follow-up of that run; when the run
+        continues by itself after compaction (``will_retry``) or the agent works, everything is queued."""
+        queued = list(self.compaction_queue)
+        self.compaction_queue.clear()
+        self.show_local_queue()
+        if not queued or self.session is None:
+            return
+        session = self.session
+        for _ in range(200):  # the session clears its compacting flag right after compaction_end
+            if not getattr(session, "is_compacting", False):
+                break
+            await asyncio.sleep(0.01)
+        if will_retry or self.working or getattr(session, "is_streaming", False):
+            for mode, text in queued:
+                await self._queue_to_session(text, mode)
+            return
+        (_, first), rest = queued[0], queued[1:]
+        worker = self.run_worker(self.submit_text(first), group="prompt")
+        for _ in range(500 if rest else 0):  # the rest joins that run once it streams
+            if getattr(session, "is_streaming", False) or worker.is_finished:
+                break
+            await asyncio.sleep(0.01)
+        for mode, text in rest:
+            if getattr(session, "is_streaming", False):
+                await self._queue_to_session(text, mode)
+            else:
+                await self.submit_text(text, mode)
+
+    async def _queue_to_session(self, text: str, mode: str) -> None:
+        try:
+            if mode == "follow_up":
+                await maybe_await(self.session.follow_up(text))
+            else:
+                await maybe_await(self.session.steer(text))
         except Exception as exc:
             self.add_notice("error", str(exc))
 
@@ -172,9 +225,12 @@ class AppActions(_Base):
         if self.session is None:
             return
         steering, follow = queued_texts(self.session.clear_queue())
-        if not steering and not follow:
+        local = [text for _, text in self.compaction_queue]
+        self.compaction_queue.clear()
+        self.show_local_queue()
+        if not steering and not follow and not local:
             return
-        parts = steering + follow
+        parts = steering + follow + local
         current = self.prompt_input.text
         if current.strip():
             parts.append(current)
@@ -184,6 +240,9 @@ class AppActions(_Base):
         """Escape semantics (pi-reference §3.14), checked in order."""
         session = self.session
         if session is None:
+            return
+        if self.compacting or getattr(session, "is_compacting", False):
+            session.abort_compaction()  # temporary override: Escape cancels the compaction
             return
         if self.working or getattr(session, "is_streaming", False):
             steering, follow = queued_texts(session.clear_queue())

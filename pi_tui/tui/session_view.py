@@ -181,6 +181,8 @@ class SessionView:
         self.app.queue_view.set_queues(list(steering), list(follow))
 
     def on_compaction_start(self, event: Any) -> None:
+        self.app.compacting = True
+        self.app.update_prompt_mode()
         reason = field(event, "reason", "manual")
         if reason == "manual":
             self.app.status_line.show("Compacting context... (esc to cancel)")
@@ -190,7 +192,13 @@ class SessionView:
 
     def on_compaction_end(self, event: Any) -> None:
         """Status off; rebuild after a success. Errors are not repeated here: a manual ``/compact`` raises
-        (the command shows it) and automatic compaction errors arrive as the session's notifications."""
+        (the command shows it) and automatic compaction errors arrive as the session's notifications.
+        Texts queued during the compaction are sent afterwards (pi's ``flushCompactionQueue``)."""
+        self.app.compacting = False
+        self.app.update_prompt_mode()
+        if self.app.compaction_queue:
+            will_retry = bool(field(event, "will_retry", False))
+            self.app.run_worker(self.app.flush_compaction_queue(will_retry), group="compaction-queue")
         if self.app.working:
             self.app.status_line.show("Working...")
         else:

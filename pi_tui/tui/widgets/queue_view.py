@@ -43,18 +43,30 @@ class QueueView(Widget):
         self.dequeue_key = dequeue_key
         self.steering: list[str] = []
         self.follow_up: list[str] = []
+        self.local_steering: list[str] = []  # typed during compaction, sent after it (held by the app)
+        self.local_follow_up: list[str] = []
+
+    def set_local(self, steering: list[str], follow_up: list[str]) -> None:
+        """Replace the app's own queue (texts typed during compaction), shown after the session's items."""
+        self.local_steering = list(steering)
+        self.local_follow_up = list(follow_up)
+        self._update_display()
+
+    def _update_display(self) -> None:
+        self.display = bool(self.steering or self.follow_up or self.local_steering or self.local_follow_up)
+        self.refresh(layout=True)
 
     def set_queues(self, steering: list[str], follow_up: list[str]) -> None:
         """Replace the shown queues (from a ``queue_update`` event)."""
         self.steering = list(steering)
         self.follow_up = list(follow_up)
-        self.display = bool(self.steering or self.follow_up)
-        self.refresh(layout=True)
+        self._update_display()
 
     def render(self) -> Text:
         t = self.pi_theme
         styles = {"steer": t.fg("muted"), "follow": t.fg("muted"), "hint": t.fg("dim", italic=True)}
-        lines = queue_lines(self.steering, self.follow_up, self.dequeue_key)
+        lines = queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
+                            self.dequeue_key)
         width = max(10, self.size.width - 2)
         out = []
         for kind, text in lines:

@@ -1,0 +1,67 @@
+"""Fixes for the new-user tester's findings (H11 list): compaction Escape/queue, narrow tool panel, paste
+markers, tiny terminals, the ``!cmd`` hint, ``/export`` formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pi_tui.ai.providers.faux import faux_assistant_message
+
+from .helpers import make_app, make_session, transcript_text, wait_until
+
+
+def _user_texts(session: Any) -> list[str]:
+    out = []
+    for m in session.messages:
+        if getattr(m, "role", None) == "user":
+            content = m.content
+            out.append(content if isinstance(content, str) else "".join(getattr(c, "text", "") for c in content))
+    return out
+
+
+@pytest.mark.anyio
+async def test_escape_cancels_compact_and_enter_queues_until_it_ends(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """H11 #1: Escape during /compact calls abort_compaction ("Compaction cancelled"); text typed meanwhile
+    is held locally (queue area) and sent afterwards: the first as a prompt, the next as its follow-up."""
+    import pi_tui.coding.session_compaction as sc
+
+    started: list[bool] = []
+
+    async def hanging_compact(preparation: Any, model: Any, api_key: Any, **kwargs: Any) -> Any:
+        started.append(True)
+        await kwargs["signal"].wait()
+        raise RuntimeError("Request was aborted")
+
+    monkeypatch.setattr(sc, "prepare_compaction",
+                        lambda *a, **k: SimpleNamespace(messages_to_summarize=[1], turn_prefix_messages=[]))
+    monkeypatch.setattr(sc, "compact", hanging_compact)
+    session, faux = make_session(tmp_path, [faux_assistant_message("first reply"),
+                                            faux_assistant_message("second reply")])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("/compact")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(started) and app.compacting)
+        assert "Esc: cancel compaction" in str(app.prompt_input.border_title)
+        app.prompt_input.insert("hello after")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "Queued message for after compaction" in transcript_text(app))
+        await app.submit_text("and a follow-up", "follow_up")
+        await pilot.pause(0.1)
+        assert faux.get_pending_response_count() == 2  # nothing was sent while compacting
+        assert app.queue_view.display
+        assert app.queue_view.local_steering == ["hello after"]
+        assert app.queue_view.local_follow_up == ["and a follow-up"]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Compaction cancelled" in transcript_text(app))
+        await wait_until(pilot, lambda: "second reply" in transcript_text(app) and not app.working)
+        assert not session.is_compacting
+        assert _user_texts(session) == ["hello after", "and a follow-up"]
+        assert not app.queue_view.display
+        assert "first reply" in transcript_text(app)
