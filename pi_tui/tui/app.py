@@ -42,6 +42,8 @@ from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
 
 SessionFactory = Callable[[], Any]
 
+NARROW_WIDTH = 100  # columns; below it the tool panel covers the transcript while open
+
 
 class PiApp(SlashActions, AppActions, App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
@@ -54,9 +56,14 @@ class PiApp(SlashActions, AppActions, App[int]):
     TITLE = "π"
     COMMANDS = App.COMMANDS | {SlashCommandProvider}
     COMMAND_PALETTE_BINDING = "f1"
+    # Narrow terminals: the tool panel covers the transcript at full width instead of squeezing it into a few
+    # columns (its own layer, so the transcript keeps its width and does not re-wrap); wide ones keep the column.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]
     CSS = """
     Screen { layout: vertical; }
     #main { height: 1fr; }
+    Screen.-narrow #main { layers: default panel; }
+    Screen.-narrow ToolPanel { layer: panel; width: 100%; min-width: 0; border-left: none; }
     """
     BINDINGS = [
         Binding("f2", "toggle_tools", "Tools", show=False),

@@ -65,3 +65,28 @@ async def test_escape_cancels_compact_and_enter_queues_until_it_ends(tmp_path: P
         assert _user_texts(session) == ["hello after", "and a follow-up"]
         assert not app.queue_view.display
         assert "first reply" in transcript_text(app)
+
+
+@pytest.mark.anyio
+async def test_tool_panel_covers_the_transcript_on_narrow_terminals(tmp_path: Path) -> None:
+    """H11 #2: at 50 columns F2 used to leave the transcript ~8 columns; now the panel takes the full width
+    while open (the transcript keeps its width underneath) and the wide layout keeps the side column."""
+    session, _ = make_session(tmp_path, [faux_assistant_message("A reply long enough to wrap at eight columns.")])
+    app = make_app(session)
+    async with app.run_test(size=(50, 15)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert app.tool_panel.display
+        assert app.tool_panel.size.width == 50
+        assert app.transcript.size.width == 50  # not squeezed
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert not app.tool_panel.display and app.transcript.size.width == 50
+    app = make_app(make_session(tmp_path, [])[0])
+    async with app.run_test(size=(140, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.press("f2")
+        await pilot.pause(0.1)
+        assert app.tool_panel.size.width + app.transcript.size.width + 1 >= 139
+        assert app.transcript.size.width > 70
