@@ -104,11 +104,12 @@ class AppActions(_Base):
 
     # ------------------------------------------------------------------ submit
     async def _submit_from_editor(self, behaviour: str) -> None:
-        text = self.prompt_input.text
+        text = self.prompt_input.expanded_text()  # large pastes are markers in the editor (pi §3.14b)
         if not text.strip():
             return
         self.prompt_input.remember(text)
         self.prompt_input.set_text("")
+        self.prompt_input.clear_pastes()
         await self.submit_text(text, behaviour)
 
     async def submit_text(self, text: str, behaviour: str = "steer") -> None:

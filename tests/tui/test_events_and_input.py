@@ -51,7 +51,8 @@ async def test_large_paste_arrives_whole(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: app.session_ready)
         app.post_message(events.Paste(big))  # as the driver delivers a bracketed paste
         await pilot.pause(0.2)
-        assert app.prompt_input.text == big
+        assert app.prompt_input.text == "[paste #1 +2000 lines]"  # pi's marker (§3.14b)
+        assert app.prompt_input.expanded_text() == big
 
 
 @pytest.mark.anyio

@@ -90,3 +90,32 @@ async def test_tool_panel_covers_the_transcript_on_narrow_terminals(tmp_path: Pa
         await pilot.pause(0.1)
         assert app.tool_panel.size.width + app.transcript.size.width + 1 >= 139
         assert app.transcript.size.width > 70
+
+
+@pytest.mark.anyio
+async def test_large_paste_is_a_marker_and_arrives_whole_on_submit(tmp_path: Path) -> None:
+    """H11 #3: a 5,000-line paste shows as ``[paste #1 +5000 lines]``; on submit the exact text reaches the
+    model and the transcript, and the history keeps the expanded text. Small pastes are inserted as they are."""
+    from textual import events
+
+    session, _ = make_session(tmp_path, [faux_assistant_message("got it")])
+    app = make_app(session)
+    big = "\n".join(f"line {i}: " + "é" * (i % 70) for i in range(5000))
+    long_one_line = "w" * 1500
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("Summarise ")
+        app.post_message(events.Paste(big.replace("\n", "\r\n")))  # CRLF from the terminal is normalised
+        await pilot.pause(0.1)
+        app.post_message(events.Paste(" and "))
+        await pilot.pause(0.1)
+        app.post_message(events.Paste(long_one_line))
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "Summarise [paste #1 +5000 lines] and [paste #2 1500 chars]"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "got it" in transcript_text(app) and not app.working)
+        expected = f"Summarise {big} and {long_one_line}"
+        assert _user_texts(session) == [expected]
+        assert app.prompt_input.prompt_history[-1] == expected
+        assert app.prompt_input.text == "" and app.prompt_input.pastes == {}
+        assert "line 4999: " in transcript_text(app)

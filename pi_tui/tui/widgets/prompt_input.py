@@ -7,9 +7,14 @@ posted as ``ActionRequested(action_id)`` for the app to decide (submit, follow-u
 Many terminals send Alt+Up / Alt+Enter as Escape followed by Up / Enter, which Textual reports as two keys. A
 lone Escape is therefore held for ``escape_delay`` seconds: if Up or Enter follows at once, the pair is
 treated as Alt+Up / Alt+Enter instead of an abort.
+
+Large pastes (more than 10 lines or more than 1000 characters) are shown as a marker ``[paste #<n> +<lines>
+lines]`` / ``[paste #<n> <chars> chars]`` and expanded on submit (``expanded_text``; pi-reference §3.14b).
 """
 
 from __future__ import annotations
+
+import re
 
 from textual import events
 from textual.message import Message
@@ -19,6 +24,26 @@ from textual.widgets import TextArea
 from pi_tui.tui.keymap import Keymap
 
 HISTORY_MAX = 100
+PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
+PASTE_MAX_CHARS = 1000
+_PASTE_MARKER = re.compile(r"\[paste #(\d+)(?: (?:\+\d+ lines|\d+ chars))?\]")
+
+
+def paste_marker(paste_id: int, text: str) -> str | None:
+    """pi's marker for a large paste, or None when ``text`` is small enough to insert as it is."""
+    lines = text.count("\n") + 1
+    if lines > PASTE_MAX_LINES:
+        return f"[paste #{paste_id} +{lines} lines]"
+    if len(text) > PASTE_MAX_CHARS:
+        return f"[paste #{paste_id} {len(text)} chars]"
+    return None
+
+
+def expand_pastes(text: str, pastes: dict[int, str]) -> str:
+    """Replace every marker of a known paste in ``text`` with the pasted text (unknown ids stay as typed)."""
+    if not pastes:
+        return text
+    return _PASTE_MARKER.sub(lambda m: pastes.get(int(m.group(1)), m.group(0)), text)
 LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
 
 
@@ -53,6 +78,32 @@ class PromptInput(TextArea):
         self._history_pos: int | None = None
         self._draft = ""
         self._esc_timer: Timer | None = None
+        self.pastes: dict[int, str] = {}  # large pastes by marker id (pi's editor keeps them until submit)
+        self._paste_counter = 0
+
+    # ------------------------------------------------------------ pastes
+    async def _on_paste(self, event: events.Paste) -> None:
+        """Insert a paste; a large one is stored and shown as pi's marker (expanded by ``expanded_text``)."""
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        marker = paste_marker(self._paste_counter + 1, text)
+        if marker is None or self.read_only:
+            return  # Textual then runs TextArea's own paste handler (handlers run along the MRO)
+        event.stop()
+        event.prevent_default()
+        self._paste_counter += 1
+        self.pastes[self._paste_counter] = text
+        if result := self._replace_via_keyboard(marker, *self.selection):
+            self.move_cursor(result.end_location)
+        self.focus()
+
+    def expanded_text(self) -> str:
+        """The editor text with every paste marker replaced by the pasted text (what is submitted)."""
+        return expand_pastes(self.text, self.pastes)
+
+    def clear_pastes(self) -> None:
+        """Forget stored pastes (after a submit; pi resets its paste counter too)."""
+        self.pastes.clear()
+        self._paste_counter = 0
 
     # ------------------------------------------------------------ history
     def remember(self, text: str) -> None:
