@@ -43,6 +43,8 @@ from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
 SessionFactory = Callable[[], Any]
 
 NARROW_WIDTH = 100  # columns; below it the tool panel covers the transcript while open
+SHORT_HEIGHT = 20  # rows; below it the header is one truncated line
+TINY_HEIGHT = 9  # rows; below it the header is hidden
 
 
 class PiApp(SlashActions, AppActions, App[int]):
@@ -59,11 +61,20 @@ class PiApp(SlashActions, AppActions, App[int]):
     # Narrow terminals: the tool panel covers the transcript at full width instead of squeezing it into a few
     # columns (its own layer, so the transcript keeps its width and does not re-wrap); wide ones keep the column.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]
+    # Short terminals: the header is one truncated line and the queue area is capped; tiny ones hide the header
+    # and the queue and keep one footer line (model, tokens), so the editor and footer always stay on screen
+    # (fixed-height rows would otherwise push them off the bottom; the transcript keeps at least one row).
+    VERTICAL_BREAKPOINTS = [(0, "-tiny"), (TINY_HEIGHT, "-short"), (SHORT_HEIGHT, "-tall")]
     CSS = """
     Screen { layout: vertical; }
     #main { height: 1fr; }
     Screen.-narrow #main { layers: default panel; }
     Screen.-narrow ToolPanel { layer: panel; width: 100%; min-width: 0; border-left: none; }
+    Screen.-short Header { height: 1; }
+    Screen.-tiny Header { display: none; }
+    Screen.-short QueueView { max-height: 2; }
+    Screen.-tiny QueueView { max-height: 0; }
+    Screen.-tiny Footer { height: 1; }
     """
     BINDINGS = [
         Binding("f2", "toggle_tools", "Tools", show=False),

@@ -119,3 +119,40 @@ async def test_large_paste_is_a_marker_and_arrives_whole_on_submit(tmp_path: Pat
         assert app.prompt_input.prompt_history[-1] == expected
         assert app.prompt_input.text == "" and app.prompt_input.pastes == {}
         assert "line 4999: " in transcript_text(app)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(40, 10), (20, 6), (30, 8)])
+async def test_tiny_terminals_keep_the_editor_and_footer(tmp_path: Path, size: tuple[int, int]) -> None:
+    """H11 #4: on small terminals the header no longer wraps over the screen: one truncated line (hidden when
+    tiny); the editor and the footer stay fully on screen, also with queued messages and a reply."""
+    from .helpers import offline_session
+
+    app = make_app(offline_session(tmp_path))
+    width, height = size
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.pause(0.1)
+        app.queue_view.set_queues(["one", "two", "three"], ["four"])
+        await pilot.pause(0.1)
+        for widget in (app.prompt_input, app.footer):
+            region = widget.region
+            assert widget.display and region.height >= (3 if widget is app.prompt_input else 1)
+            assert region.y >= 0 and region.bottom <= height, (widget, region)
+        assert app.footer.region.bottom == height
+        assert app.footer.render().plain.count("\n") == (0 if height < 9 else 1)
+        header = app.header_widget
+        if height < 9:
+            assert not header.display or header.region.height == 0
+        else:
+            assert header.region.height == 1
+            assert "\n" not in header.render().plain and header.render().cell_len <= width
+        app.set_working(True)  # the status line takes a row too
+        await pilot.pause(0.1)
+        assert app.status_line.display
+        assert app.prompt_input.region.bottom <= height - 1 and app.footer.region.bottom == height
+        app.set_working(False)
+        app.prompt_input.insert("hi")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.working and "hi" in transcript_text(app))
+        assert app.prompt_input.region.bottom <= height and app.footer.region.bottom == height

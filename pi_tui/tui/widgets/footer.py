@@ -130,4 +130,6 @@ class Footer(Widget):
     def render(self) -> Text:
         width = max(10, self.size.width - 2)
         a, b = footer_lines(self.data, self.pi_theme, width)
+        if self.size.height == 1:  # tiny terminals (the app's CSS): the model and token line only
+            return b
         return Text("\n").join([a, b])

@@ -20,7 +20,7 @@ def offline_notice(agent_dir: str) -> str:
 
 
 class Header(Widget):
-    """One or two lines at the top."""
+    """One or two lines at the top (one truncated line on short terminals, hidden on tiny ones)."""
 
     DEFAULT_CSS = """
     Header { height: auto; padding: 0 1; }
@@ -38,8 +38,20 @@ class Header(Widget):
         self.notice = notice
         self.refresh(layout=True)
 
+    @property
+    def one_line(self) -> bool:
+        """On short terminals (the screen's ``-short``/``-tiny`` class, set by the app's breakpoints) the header
+        is a single truncated line so the transcript, editor and footer keep the rows."""
+        return self.is_attached and (self.screen.has_class("-short") or self.screen.has_class("-tiny"))
+
     def render(self) -> Text:
         t = self.pi_theme
+        if self.one_line:
+            rest = (self.notice, t.fg("warning")) if self.notice else (self.hints, t.fg("dim"))
+            line = Text.assemble(("π ", t.fg("accent", bold=True)), (f"pi-tui v{self.version}", t.fg("accent")),
+                                 ("  " + rest[0], rest[1]), no_wrap=True, overflow="ellipsis")
+            line.truncate(max(1, self.size.width - 2), overflow="ellipsis")
+            return line
         text = Text.assemble(("π ", t.fg("accent", bold=True)), (f"pi-tui v{self.version}", t.fg("accent")),
                              ("  " + self.hints, t.fg("dim")))
         if self.notice:
