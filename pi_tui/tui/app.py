@@ -117,6 +117,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.view = SessionView(self)
         self.working = False
         self.compacting = False  # between compaction_start and compaction_end
+        self.bash_running = False  # a user ``!cmd`` runs (Escape cancels it)
         self.compaction_queue: list[tuple[str, str]] = []  # (behaviour, text) typed while compacting
         self.local_models: list[Any] = []
         self._last_clear = 0.0
@@ -261,6 +262,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         else:
             title = f"{km.first('tui.input.submit')}: send · {km.first('tui.input.newLine')}: newline"
             colour = self._thinking_colour()
+        if self.bash_running and not self.working and not self.compacting:
+            title += " · Esc: cancel the running command"
         self.prompt_input.border_title = title
         if colour:
             self.prompt_input.styles.border = ("round", colour)

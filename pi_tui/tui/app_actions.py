@@ -47,6 +47,7 @@ class AppActions(_Base):
         _last_clear: float
         session_error: str | None
         compacting: bool
+        bash_running: bool
         compaction_queue: list[tuple[str, str]]
 
         def add_notice(self, level: str, text: str) -> Any: ...
@@ -205,6 +206,8 @@ class AppActions(_Base):
             item.changed()
             self.transcript.item_changed(item)
 
+        self.bash_running = True
+        self.update_prompt_mode()  # the editor title says Escape cancels it
         try:
             result = await self.session.execute_bash(command, on_chunk=on_chunk, exclude_from_context=exclude)
         except Exception as exc:
@@ -217,6 +220,9 @@ class AppActions(_Base):
             item.exit_code = getattr(result, "exit_code", None)
             item.cancelled = bool(getattr(result, "cancelled", False))
             item.truncated_path = getattr(result, "full_output_path", None)
+        finally:
+            self.bash_running = bool(getattr(self.session, "is_bash_running", False))
+            self.update_prompt_mode()
         item.changed()
         self.transcript.item_changed(item, immediate=True)
 

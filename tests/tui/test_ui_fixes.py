@@ -156,3 +156,20 @@ async def test_tiny_terminals_keep_the_editor_and_footer(tmp_path: Path, size: t
         await pilot.press("enter")
         await wait_until(pilot, lambda: not app.working and "hi" in transcript_text(app))
         assert app.prompt_input.region.bottom <= height and app.footer.region.bottom == height
+
+
+@pytest.mark.anyio
+async def test_running_bash_command_title_says_escape_cancels_it(tmp_path: Path) -> None:
+    """H11 #5: while ``!cmd`` runs the editor title says Escape cancels it; Escape does; the title reverts."""
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        assert "Esc" not in str(app.prompt_input.border_title)
+        app.prompt_input.insert("!sleep 20")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.bash_running and session.is_bash_running)
+        assert "Esc: cancel the running command" in str(app.prompt_input.border_title)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.bash_running and "(cancelled)" in transcript_text(app))
+        assert "Esc" not in str(app.prompt_input.border_title)
