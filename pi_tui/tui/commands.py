@@ -29,7 +29,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("name", "Set or show the session name", "/name [name]"),
     SlashCommand("session", "Show session info and stats", "/session"),
     SlashCommand("compact", "Compact the context now", "/compact [instructions]"),
-    SlashCommand("export", "Export the session to Markdown or HTML", "/export [path.md|path.html]"),
+    SlashCommand("export", "Export the session to HTML (Markdown for a .md path)", "/export [path]"),
     SlashCommand("copy", "Copy the last answer to the clipboard", "/copy"),
     SlashCommand("theme", "Switch theme", "/theme [name]"),
     SlashCommand("tools", "Show/hide the tool-call panel", "/tools"),

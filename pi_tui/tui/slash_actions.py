@@ -187,20 +187,15 @@ class SlashActions(_Base):
         await maybe_await(self.session.compact(arg or None))
 
     async def cmd_export(self, arg: str) -> None:
+        """pi's ``/export [path]``: HTML to any path (or one HTML file at the default place when no path is
+        given); a ``.md`` path gets the Markdown transcript (a pi-tui addition)."""
         if not self._need_session():
             return
-        if arg.endswith(".html"):
-            path = self.session.export_html(arg)
-        elif arg.endswith(".md") or not arg:
-            path = self.session.export_markdown(arg or None)
-            if not arg:
-                html = self.session.export_html(None)
-                self.add_notice("info", f"Exported to {path} and {html}")
-                return
+        if arg.lower().endswith(".md"):
+            path = self.session.export_markdown(arg)
         else:
-            self.add_notice("error", "Usage: /export [path.md|path.html]")
-            return
-        self.add_notice("info", f"Exported to {path}")
+            path = self.session.export_html(arg or None)
+        self.add_notice("info", f"Session exported to: {path}")
 
     async def cmd_copy(self, arg: str) -> None:
         if not self._need_session():

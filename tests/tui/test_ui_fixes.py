@@ -3,6 +3,7 @@ markers, tiny terminals, the ``!cmd`` hint, ``/export`` formats."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -173,3 +174,37 @@ async def test_running_bash_command_title_says_escape_cancels_it(tmp_path: Path)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.bash_running and "(cancelled)" in transcript_text(app))
         assert "Esc" not in str(app.prompt_input.border_title)
+
+
+@pytest.mark.anyio
+async def test_export_writes_html_to_any_path_and_one_file_by_default(tmp_path: Path) -> None:
+    """H11 #6: ``/export x.txt`` writes HTML (pi) instead of a usage error; ``/export`` writes one HTML file
+    and says where; a ``.md`` path still gets Markdown."""
+    session, _ = make_session(tmp_path, [faux_assistant_message("The answer is 42.")])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("question")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.working and "42" in transcript_text(app))
+        before = set(os.listdir(tmp_path))
+        commands = [f"/export {tmp_path / 'x.txt'}", "/export", f"/export {tmp_path / 'notes.md'}"]
+        for count, command in enumerate(commands, start=1):
+            app.prompt_input.insert(command)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda n=count: len(_notices(app, "Session exported to: ")) == n)
+        txt = (tmp_path / "x.txt").read_text()
+        assert txt.startswith("<!doctype html>") and "42" in txt
+        new = sorted(set(os.listdir(tmp_path)) - before)
+        default = [n for n in new if n not in ("x.txt", "notes.md")]
+        assert len(default) == 1 and default[0].endswith(".html"), new
+        assert _notices(app, "Session exported to: ")[1] == f"Session exported to: {tmp_path / default[0]}"
+        md = (tmp_path / "notes.md").read_text()
+        assert "42" in md and "<html" not in md
+        assert not _notices(app, "Usage") and not _notices(app, "Error")
+
+
+def _notices(app: Any, prefix: str) -> list[str]:
+    from pi_tui.tui.widgets.transcript_items import NoticeItem
+
+    return [i.text for i in app.transcript.items if isinstance(i, NoticeItem) and i.text.startswith(prefix)]
