@@ -63,6 +63,9 @@ class AppActions(_Base):
 
     def on_prompt_input_action_requested(self, message: PromptInput.ActionRequested) -> None:
         message.stop()
+        if message.text is not None:  # submit / follow-up: the text the editor held at that key
+            self._submit(message.text, "follow_up" if message.action == "app.message.followUp" else "steer")
+            return
         self.dispatch_action(message.action)
 
     def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
@@ -81,8 +84,8 @@ class AppActions(_Base):
     def dispatch_action(self, action: str) -> None:
         """Run a pi action id (from the editor or the palette)."""
         handler = {
-            "tui.input.submit": lambda: self.run_worker(self._submit_from_editor("steer")),
-            "app.message.followUp": lambda: self.run_worker(self._submit_from_editor("follow_up")),
+            "tui.input.submit": lambda: self._submit_from_editor("steer"),
+            "app.message.followUp": lambda: self._submit_from_editor("follow_up"),
             "app.message.dequeue": self.action_dequeue,
             "app.interrupt": lambda: self.run_worker(self.action_interrupt()),
             "app.clear": self.action_clear,
@@ -104,14 +107,15 @@ class AppActions(_Base):
             handler()
 
     # ------------------------------------------------------------------ submit
-    async def _submit_from_editor(self, behaviour: str) -> None:
-        text = self.prompt_input.expanded_text()  # large pastes are markers in the editor (pi §3.14b)
-        if not text.strip():
-            return
-        self.prompt_input.remember(text)
-        self.prompt_input.set_text("")
-        self.prompt_input.clear_pastes()
-        await self.submit_text(text, behaviour)
+    def _submit_from_editor(self, behaviour: str) -> None:
+        """Submit the editor's text (command palette; the editor's own keys send the text with the message)."""
+        self._submit(self.prompt_input.take_text(), behaviour)
+
+    def _submit(self, text: str, behaviour: str) -> None:
+        """Submit ``text`` taken at key time in a worker. Reading the editor later lost keys: in a fast burst
+        (``q1`` Enter ``q2`` Ctrl+F) it already held ``q1q2`` and the follow-up key found it empty."""
+        if text.strip():
+            self.run_worker(self.submit_text(text, behaviour))
 
     async def submit_text(self, text: str, behaviour: str = "steer") -> None:
         """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle)."""

@@ -208,3 +208,27 @@ def _notices(app: Any, prefix: str) -> list[str]:
     from pi_tui.tui.widgets.transcript_items import NoticeItem
 
     return [i.text for i in app.transcript.items if isinstance(i, NoticeItem) and i.text.startswith(prefix)]
+
+
+@pytest.mark.anyio
+async def test_burst_of_enter_and_follow_up_keeps_every_message(tmp_path: Path) -> None:
+    """H11 #7: ``q1`` Enter ``q2`` Ctrl+F typed in one burst while the agent works. The submit worker used
+    to read the editor only when it started, after ``q2`` had been typed: one steer ``q1q2``, the Ctrl+F
+    lost. Now each key takes the editor text when it is pressed."""
+    from textual import events
+
+    session, _ = make_session(tmp_path, [faux_assistant_message("slow " * 400)], tokens_per_second=50)
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("start")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: session.is_streaming)
+        for key, char in [("q", "q"), ("1", "1"), ("enter", "\r"), ("q", "q"), ("2", "2"), ("ctrl+f", None)]:
+            app.prompt_input.post_message(events.Key(key, char))  # no pause between keys: one burst
+        await wait_until(pilot, lambda: len(session.steering_messages) + len(session.follow_up_messages) == 2)
+        assert session.steering_messages == ["q1"] and session.follow_up_messages == ["q2"]
+        await pilot.press("alt+up")
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "q1\n\nq2"
+        await session.abort()

@@ -44,6 +44,7 @@ def expand_pastes(text: str, pastes: dict[int, str]) -> str:
     if not pastes:
         return text
     return _PASTE_MARKER.sub(lambda m: pastes.get(int(m.group(1)), m.group(0)), text)
+SUBMIT_ACTIONS = {"tui.input.submit", "app.message.followUp"}
 LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
 
 
@@ -62,11 +63,14 @@ class PromptInput(TextArea):
     """
 
     class ActionRequested(Message):
-        """A bound key was pressed; ``action`` is a pi action id (``tui.input.submit``...)."""
+        """A bound key was pressed; ``action`` is a pi action id (``tui.input.submit``...). For the submit
+        and follow-up keys ``text`` is what the editor held at that key (pastes expanded; the editor is then
+        cleared): the app handles the message later, after keys typed in the same burst."""
 
-        def __init__(self, action: str) -> None:
+        def __init__(self, action: str, text: str | None = None) -> None:
             super().__init__()
             self.action = action
+            self.text = text
 
     def __init__(self, keymap: Keymap, escape_delay: float = 0.05, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
@@ -231,5 +235,18 @@ class PromptInput(TextArea):
             return False
         if action == "app.exit" and self.text:
             return False  # Ctrl+D deletes forward when the editor is not empty (pi)
+        if action in SUBMIT_ACTIONS:
+            self.post_message(self.ActionRequested(action, self.take_text()))
+            return True
         self.post_message(self.ActionRequested(action))
         return True
+
+    def take_text(self) -> str:
+        """The text to submit (pastes expanded); a non-blank one goes into the history and the editor is
+        cleared (pi's submit)."""
+        text = self.expanded_text()
+        if text.strip():
+            self.remember(text)
+            self.set_text("")
+            self.clear_pastes()
+        return text
