@@ -117,6 +117,12 @@ def build_tool_panel() -> Scenario:
     return app, drive, (140, 40)
 
 
+def build_narrow_tool_panel() -> Scenario:
+    """The tool panel on a 60x16 terminal: it covers the transcript at full width, one-line header."""
+    app, drive, _ = build_tool_panel()
+    return app, drive, (60, 16)
+
+
 def build_queue() -> Scenario:
     session, _ = snapshot_session()
     app = make_app(session)
@@ -232,6 +238,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "first_screen_offline": build_first_screen_offline,
     "streaming": build_streaming,
     "tool_panel": build_tool_panel,
+    "narrow_tool_panel": build_narrow_tool_panel,
     "queue": build_queue,
     "notification_artifact": build_notification_artifact,
     "error_reply": build_error_reply,
