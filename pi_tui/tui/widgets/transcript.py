@@ -360,7 +360,11 @@ class Transcript(ScrollView, can_focus=False):
             strips = item.strips(self.ctx, self._width or width)
         if row >= len(strips):
             return blank_strip(width)
-        return strips[row].crop_extend(0, width, None)
+        # Hand Textual a fresh Strip: it caches crop/extend results on the strip itself (often the strip itself, a
+        # reference cycle), which would leave every cached line to the full garbage collector (bench: 58 gen-2
+        # collections of ~75 ms while paging through 2,000 messages).
+        cached = strips[row]
+        return Strip(list(cached), cached.cell_length).crop_extend(0, width, None)
 
     # ----------------------------------------------------------------- input
     def on_click(self, event: events.Click) -> None:
