@@ -225,7 +225,8 @@ async def test_case21_background_writer_is_killed(tmp_path: Path) -> None:
     start = time.monotonic()
     result = await run(BashTool(str(tmp_path)), {"command": cmd, "timeout": 120})
     assert time.monotonic() - start < 3
-    assert text_of(result).startswith("started\n")
+    # the background writer may print its first tick before or after "started": the shell races them
+    assert "started" in text_of(result).splitlines()
     assert await wait_until(lambda: not processes_with(tick))  # no tick writer left running
 
 
