@@ -15,14 +15,33 @@ from dataclasses import dataclass
 from typing import Any
 
 RETRYABLE_PATTERN = re.compile(
-    r"overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|"
+    r"overloaded|provider.?returned.?error|rate.?limit|too many requests|"
+    # HTTP statuses only as whole numbers: digits inside request ids or byte counts are not a status (pi 1.4.0)
+    r"(?<![\w.-])(?:429|50[0-4]|52[0-4]|529)(?![\w-])|"
     r"service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|"
-    r"connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|"
-    r"fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|"
-    r"http2 request did not get a response|timed? out|timeout|terminated|retry delay",
+    r"connection.?refused|connection.?lost|connection.?closed|connection.?reset|websocket.?closed|websocket.?error|"
+    r"other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|"
+    r"http2 request did not get a response|timed? out|timeout|terminated|retry delay|"
+    # pi 0.74.1-1.6.0: socket error codes, DNS failures, gateways, early stream ends, explicit "please retry"
+    r"\be(?:connreset|pipe|timedout|connrefused|connaborted|notfound|ai_again|hostunreach|netunreach)\b|"
+    r"getaddrinfo|socket connection was closed|cut short|stream disconnected|"
+    r"unable to forward upstream|temporarily unavailable|resource.?exhausted|bad gateway|gateway time|"
+    r"upstream request buffer|(?:please|try) (?:again|retry)|retry (?:the|your) request",
     re.IGNORECASE,
 )
-"""pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive."""
+"""pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive, with the classes pi added up to 1.6.0
+(tests/conformance/PI_FIXES.md, "Retry"): status codes match only as whole numbers."""
+
+NOT_RETRYABLE_PATTERN = re.compile(
+    r"insufficient.?quota|exceeded your current quota|quota exceeded|billing|credit balance|"
+    r"usage.?limit|payment required|\b1308\b|plan (?:limit|does not)",
+    re.IGNORECASE,
+)
+"""Rate-limit-looking errors that no retry can fix until the user acts (quota, billing, usage caps such as
+Zhipu's code 1308): pi 0.76.0 and 1.5.0 stopped retrying them."""
+
+MAX_BACKOFF_DELAY_MS = 60000
+"""Cap of pi's exponential back-off (``retry.maxAgentDelayMs``, 60 s by default since pi 0.86.0)."""
 
 
 @dataclass
@@ -63,7 +82,10 @@ def is_retryable_error(message: Any, context_window: int | None = None) -> bool:
         return False
     if _is_overflow(message, context_window):
         return False
-    return RETRYABLE_PATTERN.search(str(error)) is not None
+    text = str(error)
+    if NOT_RETRYABLE_PATTERN.search(text):
+        return False
+    return RETRYABLE_PATTERN.search(text) is not None
 
 
 def server_retry_after_ms(message: Any) -> int | None:
@@ -83,11 +105,12 @@ def server_retry_after_ms(message: Any) -> int | None:
 def retry_delay_ms(message: Any, attempt: int, settings: RetrySettings) -> int | None:
     """Delay before retry ``attempt`` (1-based), in ms; ``None`` when the server asks for more than the cap.
 
-    Server ``Retry-After`` (from diagnostics) wins over pi's exponential back-off (case 14).
+    Server ``Retry-After`` (from diagnostics) wins over pi's exponential back-off (case 14). The back-off itself
+    is capped at ``MAX_BACKOFF_DELAY_MS`` (pi 0.86.0), so a high ``max_retries`` never waits minutes.
     """
     requested = server_retry_after_ms(message)
     if requested is not None:
         if settings.max_delay_ms > 0 and requested > settings.max_delay_ms:
             return None
         return requested
-    return int(settings.base_delay_ms * (2 ** (attempt - 1)))
+    return int(min(settings.base_delay_ms * (2 ** (attempt - 1)), MAX_BACKOFF_DELAY_MS))

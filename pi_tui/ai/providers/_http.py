@@ -260,9 +260,16 @@ def backoff_s(attempt: int) -> float:
     return base * (1 - 0.25 * random.random())
 
 
+_QUOTA_WORDS = ("insufficient_quota", "exceeded your current quota", "billing", "credit balance", "usage limit")
+
+
 def is_retryable_status(status: int, body: str = "") -> bool:
-    """408, 409, 429, any 5xx, or a body that says ``overloaded``."""
-    return status in RETRYABLE_STATUS or status >= 500 or "overloaded" in body.lower()
+    """408, 409, 429, any 5xx, or a body that says ``overloaded``; never a quota/billing/usage-cap error,
+    which no quick retry can fix (pi 0.76.0: "quota/billing 429s are not retried")."""
+    lowered = body.lower()
+    if any(word in lowered for word in _QUOTA_WORDS):
+        return False
+    return status in RETRYABLE_STATUS or status >= 500 or "overloaded" in lowered
 
 
 def encode_body(body: dict[str, Any]) -> bytes:
