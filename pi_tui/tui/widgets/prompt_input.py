@@ -15,13 +15,16 @@ lines]`` / ``[paste #<n> <chars> chars]`` and expanded on submit (``expanded_tex
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from textual import events
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
+from textual.widgets.text_area import Location
 
 from pi_tui.tui.keymap import Keymap
+from pi_tui.tui.widgets.graphemes import next_boundary, prev_boundary, snap
 
 HISTORY_MAX = 100
 PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
@@ -44,6 +47,13 @@ def expand_pastes(text: str, pastes: dict[int, str]) -> str:
     if not pastes:
         return text
     return _PASTE_MARKER.sub(lambda m: pastes.get(int(m.group(1)), m.group(0)), text)
+
+
+def _is_format_char(character: str | None) -> bool:
+    """True for one Unicode format character (category Cf: U+200D ZWJ, U+200C, tags U+E0020-U+E007F)."""
+    return character is not None and len(character) == 1 and unicodedata.category(character) == "Cf"
+
+
 SUBMIT_ACTIONS = {"tui.input.submit", "app.message.followUp"}
 LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
 
@@ -84,6 +94,38 @@ class PromptInput(TextArea):
         self._esc_timer: Timer | None = None
         self.pastes: dict[int, str] = {}  # large pastes by marker id (pi's editor keeps them until submit)
         self._paste_counter = 0
+
+    # ------------------------------------------------------------ user-perceived characters
+    # Cursor moves, Backspace and Delete step over whole grapheme clusters, and no location (mouse click,
+    # Up/Down, word jump, an edit that merges clusters) ever lands inside one (Unicode UAX #29; Textual's
+    # TextArea steps by code point: Textualize/textual#4694).
+    def clamp_visitable(self, location: Location) -> Location:
+        """Textual's clamp, then moved out of any grapheme cluster it falls inside (to the nearer edge)."""
+        row, col = super().clamp_visitable(location)
+        return row, snap(self.document[row], col)
+
+    def get_cursor_left_location(self) -> Location:
+        """One user-perceived character left (to the previous line's end at a line start)."""
+        row, col = self.cursor_location
+        if col == 0:
+            return super().get_cursor_left_location()
+        return row, prev_boundary(self.document[row], col)
+
+    def get_cursor_right_location(self) -> Location:
+        """One user-perceived character right (to the next line's start at a line end)."""
+        row, col = self.cursor_location
+        line = self.document[row]
+        if col >= len(line):
+            return super().get_cursor_right_location()
+        return row, next_boundary(line, col)
+
+    def get_cursor_word_left_location(self) -> Location:
+        """Textual's word jump, never inside a cluster (also what Ctrl+W / Alt+Backspace delete to)."""
+        return self.clamp_visitable(super().get_cursor_word_left_location())
+
+    def get_cursor_word_right_location(self) -> Location:
+        """Textual's word jump, never inside a cluster (also what Alt+D deletes to)."""
+        return self.clamp_visitable(super().get_cursor_word_right_location())
 
     # ------------------------------------------------------------ pastes
     async def _on_paste(self, event: events.Paste) -> None:
@@ -186,12 +228,36 @@ class PromptInput(TextArea):
             return
         action = self.keymap.action_for(key)
         if action is None:
-            await super()._on_key(event)
+            if _is_format_char(event.character) and not self.read_only:
+                # ZWJ, ZWNJ, tag characters: not "printable" to Textual, which dropped them, so a ZWJ
+                # sequence typed or pasted without bracketed paste fell apart (👩‍👧 became 👩👧).
+                event.stop()
+                event.prevent_default()
+                self._replace_via_keyboard(event.character or "", *self.selection)
+                return
+            await self._edit_key(event)
             return
         if not self._handle_local(action):
-            return await super()._on_key(event)
+            return await self._edit_key(event)
         event.stop()
         event.prevent_default()
+
+    async def _edit_key(self, event: events.Key) -> None:
+        """A key for the text itself: insert it, or run the editor's own binding for it (Backspace, Delete,
+        arrows, ...) now, in key order.
+
+        Textual runs a widget's bindings only once the unhandled key has bubbled up to the app, behind every
+        key already queued: in a burst (``abc`` Backspace ``de``, or iOS Termius' ``ㄱ`` DEL ``가``) Backspace
+        then deleted the last key of the burst instead of the one before it (anthropics/claude-code#15705).
+        """
+        await super()._on_key(event)
+        if event._stop_propagation or self.read_only:
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()
+                return
 
     def _complete_slash(self) -> None:
         """Tab after ``/pre``: complete a unique command (plus a space), else the common prefix; list choices."""
