@@ -8,6 +8,8 @@ any failure raises before anything is written. Runs inside the per-file mutation
 artifact ``[{"title": path, "kind": "diff", "content": <unified diff>, "path": path}]`` (DESIGN.md
 "UI-only roles"; ``details`` never reaches the LLM).
 
+Only the matched text changes (issue 10 class 2; :mod:`pi_tui.coding.tools.edit_match`). When an edit
+matched only in the fuzzy view, the success text says so and names the line (pi-tui addition).
 There is no replace-all mode (pi has none); case 19's single-match path is the only path.
 """
 
@@ -32,12 +34,11 @@ from pi_tui.coding.tools.common import (
     text_result,
 )
 from pi_tui.coding.tools.edit_diff import (
+    EditOutcome,
     EditSpec,
-    apply_edits_to_normalized_content,
-    detect_line_ending,
+    apply_edits,
     generate_diff_string,
     normalize_to_lf,
-    restore_line_endings,
     strip_bom,
     unified_diff,
 )
@@ -146,12 +147,30 @@ def _write_bytes(path: str, data: bytes) -> None:
         raise Exception(node_error_message(exc, "open", path)) from None
 
 
-def _plan_edit(raw: bytes, specs: list[EditSpec], path: str) -> tuple[bytes, str, str]:
-    """``(bytes to write, base LF text, new LF text)``; raises pi's edit errors."""
+def _plan_edit(raw: bytes, specs: list[EditSpec], path: str) -> tuple[bytes, str, str, str]:
+    """``(bytes to write, original LF text, new LF text, fuzzy note)``; raises pi's edit errors."""
     bom, content = strip_bom(decode_preserving(raw))
-    ending = detect_line_ending(content)
-    base, new = apply_edits_to_normalized_content(normalize_to_lf(content), specs, path)
-    return encode_preserving(bom + restore_line_endings(new, ending)), base, new
+    outcome = apply_edits(content, specs, path)
+    final = encode_preserving(bom + outcome.content)
+    note = fuzzy_note(content, outcome, len(specs))
+    return final, normalize_to_lf(content), normalize_to_lf(outcome.content), note
+
+
+def fuzzy_note(content: str, outcome: EditOutcome, total: int) -> str:
+    """The sentence added to the success text when an edit matched only in the fuzzy view (names the
+    edit and the line where it matched), or ``""``."""
+    hits = [i for i, used in enumerate(outcome.fuzzy) if used]
+    if not hits:
+        return ""
+    where = []
+    for i in hits:
+        line = normalize_to_lf(content[: outcome.spans[i][0]]).count("\n") + 1
+        where.append(f"line {line}" if total == 1 else f"edits[{i}] at line {line}")
+    return (
+        f" Note: the old text did not match exactly ({', '.join(where)}); it matched after ignoring "
+        "trailing whitespace and differences in quotes, dashes, spaces or Unicode forms, and only that "
+        "matched text was replaced. Check the result."
+    )
 
 
 def _edit_details(base: str, new: str, path: str) -> dict[str, Any]:
@@ -201,11 +220,11 @@ class EditTool(AgentTool):
             except OSError as exc:
                 raise Exception(f"Could not edit file: {path}. Error code: {error_code(exc)}.") from None
             raw = await run_abortable(signal, in_thread(_read_bytes, absolute))
-            final, base, new = await in_thread(_plan_edit, raw, specs, path)
+            final, base, new, note = await in_thread(_plan_edit, raw, specs, path)
             check_aborted(signal)
             await in_thread(_write_bytes, absolute, final)
             check_aborted(signal)
             details = await in_thread(_edit_details, base, new, path)
-            return text_result(f"Successfully replaced {len(specs)} block(s) in {path}.", details)
+            return text_result(f"Successfully replaced {len(specs)} block(s) in {path}.{note}", details)
 
         return await with_file_mutation_queue(absolute, mutate)

@@ -1,13 +1,14 @@
-"""Text matching and diffs for the ``edit`` tool (pi-reference §3.13 ``edit``, §6 "Edit tool").
+"""Applying edits and diffs for the ``edit`` tool (pi-reference §3.13 ``edit``, §6 "Edit tool").
 
-* Line endings: :func:`detect_line_ending` returns the ending of the FIRST line break in the file
-  (``"\\r\\n"`` or ``"\\n"``). The content is normalised to LF for matching and every line ending is
-  written back with that one ending. So a mixed file ``a\\r\\nb\\nc\\r\\n`` becomes all CRLF after an edit
-  ("the first line's ending wins", pi's rule; pinned by a test, case 19).
+* Matching (:mod:`pi_tui.coding.tools.edit_match`): every edit is matched against the ORIGINAL content,
+  exactly (line breaks read as ``\\n``), else in the fuzzy view; one definition of a match serves
+  finding, counting and replacing. Only the matched spans are replaced: every other character of the
+  file stays as it was, trailing whitespace, smart quotes and line endings included (pi 0.73.1 instead
+  rewrites the whole file in normalised form when any edit needed the fuzzy view; DIFFERENCES.md T1).
+* Line endings: the line breaks of a newText are written with the file's FIRST line break
+  (:func:`first_line_break`); the line endings outside the replaced spans are kept, so a mixed file
+  ``a\\r\\nb\\nc\\r\\n`` stays mixed (pi rewrites every ending with the first one; case 19).
 * BOM: a leading U+FEFF is removed before matching and put back on write.
-* Matching: every edit is matched against the ORIGINAL content, first exactly, then in a fuzzy
-  normalised space (:func:`normalize_for_fuzzy_match`). If any edit needs the fuzzy space, the whole
-  file is rewritten in normalised form (pi's behaviour).
 * Diff: :func:`generate_diff_string` gives pi's line-numbered diff (``+N line`` / ``-N line`` /
   `` N line`` with 4 context lines and `` ...`` gaps); :func:`unified_diff` gives a standard unified
   diff for the UI artifact (pi-tui addition).
@@ -16,16 +17,12 @@
 from __future__ import annotations
 
 import difflib
-import re
-import unicodedata
 from dataclasses import dataclass
 
+from pi_tui.coding.tools.edit_match import Matcher, normalize_for_fuzzy_match
 from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncate_head
 
-_SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
-_DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f]")
-_DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]")
-_SPACES = re.compile("[\u00a0\u2002-\u200a\u202f\u205f\u3000]")
+__all__ = ["normalize_for_fuzzy_match"]  # re-exported for callers of the old location
 
 
 class EditError(Exception):
@@ -40,25 +37,14 @@ class EditSpec:
     new_text: str
 
 
-def detect_line_ending(content: str) -> str:
-    """``"\\r\\n"`` if the first ``\\n`` in ``content`` is preceded by ``\\r``, else ``"\\n"``."""
-    lf = content.find("\n")
-    if lf == -1:
-        return "\n"
-    crlf = content.find("\r\n")
-    if crlf == -1:
-        return "\n"
-    return "\r\n" if crlf < lf else "\n"
-
-
 def normalize_to_lf(text: str) -> str:
     """CRLF and lone CR become LF."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def restore_line_endings(text: str, ending: str) -> str:
-    """LF text back to ``ending`` (only CRLF changes anything)."""
-    return text.replace("\n", "\r\n") if ending == "\r\n" else text
+    """LF text with every ``\\n`` written as ``ending``."""
+    return text if ending == "\n" else text.replace("\n", ending)
 
 
 def strip_bom(content: str) -> tuple[str, str]:
@@ -66,43 +52,6 @@ def strip_bom(content: str) -> tuple[str, str]:
     if content.startswith("\ufeff"):
         return "\ufeff", content[1:]
     return "", content
-
-
-def normalize_for_fuzzy_match(text: str) -> str:
-    """NFKC, trailing whitespace stripped per line, smart quotes -> ASCII, Unicode dashes -> ``-``,
-    exotic spaces -> space (pi ``normalizeForFuzzyMatch``)."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
-    text = _SINGLE_QUOTES.sub("'", text)
-    text = _DOUBLE_QUOTES.sub('"', text)
-    text = _DASHES.sub("-", text)
-    return _SPACES.sub(" ", text)
-
-
-@dataclass
-class _Match:
-    found: bool
-    index: int
-    length: int
-    used_fuzzy: bool
-
-
-def fuzzy_find_text(content: str, old_text: str) -> _Match:
-    """Exact ``content.find(old_text)``; else the same search in the fuzzy-normalised space (the index
-    is then an index into ``normalize_for_fuzzy_match(content)``)."""
-    exact = content.find(old_text)
-    if exact != -1:
-        return _Match(True, exact, len(old_text), False)
-    fuzzy_content = normalize_for_fuzzy_match(content)
-    fuzzy_old = normalize_for_fuzzy_match(old_text)
-    idx = fuzzy_content.find(fuzzy_old)
-    if idx == -1:
-        return _Match(False, -1, 0, False)
-    return _Match(True, idx, len(fuzzy_old), True)
-
-
-def _count_occurrences(content: str, old_text: str) -> int:
-    return normalize_for_fuzzy_match(content).count(normalize_for_fuzzy_match(old_text))
 
 
 def _not_found(path: str, i: int, total: int) -> EditError:
@@ -129,56 +78,77 @@ def _duplicate(path: str, i: int, total: int, count: int) -> EditError:
     )
 
 
-def apply_edits_to_normalized_content(
-    normalized_content: str, edits: list[EditSpec], path: str
-) -> tuple[str, str]:
-    """Apply all ``edits`` to LF content; returns ``(base_content, new_content)``.
+@dataclass
+class EditOutcome:
+    """Result of :func:`apply_edits`: the new text, and per edit its original ``(start, end)`` span and
+    whether only the fuzzy view matched it (in the order the edits were given)."""
 
-    ``base_content`` is the content the diff is computed against (the fuzzy-normalised file when any
-    edit needed fuzzy matching). Raises :class:`EditError` with pi's texts for an empty oldText, a
+    content: str
+    spans: list[tuple[int, int]]
+    fuzzy: list[bool]
+
+
+def first_line_break(content: str) -> str:
+    """The first line break of ``content`` (``"\\r\\n"``, ``"\\r"`` or ``"\\n"``); ``"\\n"`` if it has none."""
+    for i, ch in enumerate(content):
+        if ch == "\n":
+            return "\n"
+        if ch == "\r":
+            return "\r\n" if content[i + 1 : i + 2] == "\n" else "\r"
+    return "\n"
+
+
+def apply_edits(content: str, edits: list[EditSpec], path: str) -> EditOutcome:
+    """Apply ``edits`` to ``content`` (BOM already removed, line endings as in the file).
+
+    Each oldText is matched against the ORIGINAL content (:class:`~pi_tui.coding.tools.edit_match.Matcher`:
+    exact, else fuzzy); exactly one match is required. Only the matched spans change: every other
+    character, line ending included, is kept. Line breaks of a newText are written with the file's first
+    line break (:func:`first_line_break`). Raises :class:`EditError` with pi's texts for an empty oldText, a
     missing or ambiguous match, overlapping edits, or a result identical to the input.
     """
-    norm = [EditSpec(normalize_to_lf(e.old_text), normalize_to_lf(e.new_text)) for e in edits]
-    total = len(norm)
-    for i, e in enumerate(norm):
+    total = len(edits)
+    for i, e in enumerate(edits):
         if not e.old_text:
             if total == 1:
                 raise EditError(f"oldText must not be empty in {path}.")
             raise EditError(f"edits[{i}].oldText must not be empty in {path}.")
-    initial = [fuzzy_find_text(normalized_content, e.old_text) for e in norm]
-    base = (
-        normalize_for_fuzzy_match(normalized_content)
-        if any(m.used_fuzzy for m in initial)
-        else normalized_content
-    )
-    matched: list[tuple[int, int, int, str]] = []  # (index, length, edit index, new text)
-    for i, e in enumerate(norm):
-        m = fuzzy_find_text(base, e.old_text)
-        if not m.found:
+    matcher = Matcher(content)
+    ending = first_line_break(content)
+    spans: list[tuple[int, int]] = []
+    fuzzy: list[bool] = []
+    for i, e in enumerate(edits):
+        located = matcher.locate(e.old_text)
+        if not located.spans:
             raise _not_found(path, i, total)
-        count = _count_occurrences(base, e.old_text)
-        if count > 1:
-            raise _duplicate(path, i, total, count)
-        matched.append((m.index, m.length, i, e.new_text))
-    matched.sort(key=lambda t: t[0])
-    for prev, cur in zip(matched, matched[1:], strict=False):
-        if prev[0] + prev[1] > cur[0]:
+        if len(located.spans) > 1:
+            raise _duplicate(path, i, total, len(located.spans))
+        spans.append(located.spans[0])
+        fuzzy.append(located.fuzzy)
+    order = sorted(range(total), key=lambda k: spans[k])
+    for prev, cur in zip(order, order[1:], strict=False):
+        if spans[prev][1] > spans[cur][0]:
             raise EditError(
-                f"edits[{prev[2]}] and edits[{cur[2]}] overlap in {path}. Merge them into one edit or "
+                f"edits[{prev}] and edits[{cur}] overlap in {path}. Merge them into one edit or "
                 "target disjoint regions."
             )
-    new = base
-    for index, length, _i, new_text in reversed(matched):
-        new = new[:index] + new_text + new[index + length :]
-    if new == base:
+    pieces: list[str] = []
+    pos = 0
+    for k in order:
+        start, end = spans[k]
+        pieces.append(content[pos:start])
+        pieces.append(restore_line_endings(normalize_to_lf(edits[k].new_text), ending))
+        pos = end
+    pieces.append(content[pos:])
+    new = "".join(pieces)
+    if new == content:
         if total == 1:
             raise EditError(
                 f"No changes made to {path}. The replacement produced identical content. This might "
                 "indicate an issue with special characters or the text not existing as expected."
             )
         raise EditError(f"No changes made to {path}. The replacements produced identical content.")
-    return base, new
-
+    return EditOutcome(new, spans, fuzzy)
 
 def _line_tokens(text: str) -> list[str]:
     """Split like jsdiff ``diffLines``: each token is a line with its ``\\n`` (the last may lack it)."""

@@ -216,15 +216,16 @@ async def test_case19_bom_kept_and_not_needed(tmp_path: Path) -> None:
     assert path.read_bytes() == b"\xef\xbb\xbf1\r\n2\r\n"
 
 
-async def test_case19_mixed_endings_first_line_ending_wins(tmp_path: Path) -> None:
-    # Documented rule (edit_diff module docstring): the first line break's ending is used for every line.
+async def test_case19_mixed_endings_kept_new_lines_take_the_first_ending(tmp_path: Path) -> None:
+    # Documented rule (edit_diff module docstring): endings outside the edit are kept; the line breaks
+    # of newText take the file's first line break (pi rewrote every ending; DIFFERENCES.md T1).
     crlf_first = tmp_path / "mixed.txt"
     crlf_first.write_bytes(b"a\r\nb\nc\r\n")
-    await run(EditTool(str(tmp_path)), {"path": "mixed.txt", "edits": one("b", "B")})
-    assert crlf_first.read_bytes() == b"a\r\nB\r\nc\r\n"
+    await run(EditTool(str(tmp_path)), {"path": "mixed.txt", "edits": one("b", "B1\nB2")})
+    assert crlf_first.read_bytes() == b"a\r\nB1\r\nB2\nc\r\n"
     lf_first = tmp_path / "mixed2.txt"
     lf_first.write_bytes(b"a\nb\r\nc\n")
-    await run(EditTool(str(tmp_path)), {"path": "mixed2.txt", "edits": one("b", "B")})
-    assert lf_first.read_bytes() == b"a\nB\nc\n"
+    await run(EditTool(str(tmp_path)), {"path": "mixed2.txt", "edits": one("b", "B1\r\nB2")})
+    assert lf_first.read_bytes() == b"a\nB1\nB2\r\nc\n"
     for p in (crlf_first, lf_first):
         assert b"\r\r\n" not in p.read_bytes()
