@@ -5,6 +5,11 @@ On ``agent_end`` whose last assistant message is a retryable error: ``attempt +=
 errorMessage}``, the error message is removed from the agent state (it stays in the file), an abortable
 wait (the server's ``Retry-After`` when the provider recorded one, else ``base * 2^(attempt-1)``), then
 ``agent.continue_()``. The first successful assistant ``message_end`` emits ``auto_retry_end{success:true}``.
+
+What the user sees comes from the events (the app's status line counts down, pi-reference §3.14): no
+notification per attempt (they repeated the raw error once per attempt, issue 9); the failed messages stay in
+the session file with their full error. Giving up adds one error notification, ``Retry failed after <n>
+attempts: <status> <provider message>`` (pi's wording, the error in one line).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi_tui.ai.abort import AbortController
 from pi_tui.ai.types import AssistantMessage
+from pi_tui.coding.error_summary import summarize_error
 from pi_tui.coding.retry import is_retryable_error, retry_delay_ms
 from pi_tui.coding.session_events import AutoRetryEndEvent, AutoRetryStartEvent
 
@@ -108,7 +114,8 @@ class RetryMixin:
         error = message.error_message or "Unknown error"
         if attempt > settings.max_retries:
             self._end_retry(attempt - 1, error)
-            self.notify("error", f"Giving up after {attempt - 1} retries: {error}")
+            # pi's wording; the error in one line (the failed message above it has the full text)
+            self.notify("error", f"Retry failed after {attempt - 1} attempts: {summarize_error(error).one_line()}")
             await self._check_compaction(message, skip_aborted=True)
             return
         delay = retry_delay_ms(message, attempt, settings)
@@ -123,9 +130,6 @@ class RetryMixin:
         messages = self.agent.state.messages
         if messages and messages[-1] is message:
             self.agent.state.messages = messages[:-1]
-        self.notify(
-            "warning", f"{error} — retrying in {delay / 1000:g}s (attempt {attempt}/{settings.max_retries})"
-        )
         controller = AbortController()
         self._retry_abort = controller
         try:

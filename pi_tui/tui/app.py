@@ -255,6 +255,10 @@ class PiApp(SlashActions, AppActions, App[int]):
         elif self.compacting:
             title = f"{km.first('tui.input.submit')}: queue for after compaction · Esc: cancel compaction"
             colour = self._thinking_colour()
+        elif self.working and self._retry_countdown():
+            title = (f"{km.first('tui.input.submit')}: steer · "
+                     f"{km.display('app.message.followUp')}: follow-up · Esc: cancel the retry")
+            colour = self._thinking_colour()
         elif self.working:
             title = (f"{km.first('tui.input.submit')}: steer · {km.display('app.message.followUp')}: follow-up"
                      f" · Esc: abort")
@@ -267,6 +271,11 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.prompt_input.border_title = title
         if colour:
             self.prompt_input.styles.border = ("round", colour)
+
+    def _retry_countdown(self) -> bool:
+        """True while the session waits before a retry (between ``auto_retry_start`` and the retried run)."""
+        session = self.session
+        return bool(getattr(session, "is_retrying", False)) and not getattr(session, "is_streaming", False)
 
     def _thinking_colour(self) -> str | None:
         level = str(getattr(self.session, "thinking_level", "off") or "off")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pi_tui.coding.error_summary import summarize_error
 from pi_tui.tui.transcript_builder import (
     apply_tool_result,
     item_for_message,
@@ -217,17 +218,41 @@ class SessionView:
             self.app.refresh_footer()
 
     def on_auto_retry_start(self, event: Any) -> None:
+        """One status line for the whole retry cycle (issue 9): the countdown, attempt n of m and the provider's
+        message in one line. The failed attempt leaves the transcript when it showed nothing but its error (the
+        session file keeps it, full error included); the run is still on, so the editor keeps steering."""
         attempt = field(event, "attempt", 1)
         total = field(event, "max_attempts", field(event, "maxAttempts", 3))
         delay = (field(event, "delay_ms", field(event, "delayMs", 0)) or 0) / 1000
-        self.app.status_line.countdown(f"Retrying ({attempt}/{total}) in {{s}}s... (esc to cancel)", delay)
+        error = summarize_error(field(event, "error_message", field(event, "errorMessage", "")))
+        self._drop_failed_attempt()
+        if error.rate_limited:
+            reason = f"Rate limited ({error.status}): {error.message}" if error.status else f"Rate limited: {error.message}"
+        else:
+            reason = error.one_line()
+
+        def text(left: int) -> str:
+            return f"Retrying in {left}s (attempt {attempt} of {total}) · {reason}"  # the title names Esc
+
+        self.app.working = True
+        self.app.update_prompt_mode()
+        self.app.status_line.countdown(text, delay)
+
+    def _drop_failed_attempt(self) -> None:
+        items = self.app.transcript.items
+        last = items[-1] if items else None
+        if (isinstance(last, AssistantItem) and field(last.message, "stop_reason") == "error"
+                and not last.plain_text().strip() and not tool_calls_of(last.message)):
+            self.app.transcript.remove_item(last)
 
     def on_auto_retry_end(self, event: Any) -> None:
-        """Status back to "Working..." or off; a final failure arrives as the session's error notification."""
-        if self.app.working:
+        """Status back to "Working..." while the retried run goes on, else off (a final failure arrives as the
+        session's error notification)."""
+        if getattr(self.app.session, "is_streaming", False) or field(event, "success", False):
             self.app.status_line.show("Working...")
+            self.app.update_prompt_mode()
         else:
-            self.app.status_line.clear()
+            self.app.set_working(False)
 
     def on_session_info_changed(self, event: Any) -> None:
         self.app.refresh_footer()

@@ -7,6 +7,7 @@ while the status is active; an idle app runs no timer.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.timer import Timer
@@ -18,7 +19,7 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 class StatusLine(Widget):
-    """One line: a spinner and a message, or nothing (``display = False``)."""
+    """One line: a spinner and a message cut with an ellipsis to the width, or nothing (``display = False``)."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; padding: 0 1; display: none; }
@@ -32,7 +33,7 @@ class StatusLine(Widget):
         self._frame = 0
         self._timer: Timer | None = None
         self._deadline: float | None = None
-        self._template = ""
+        self._template: Callable[[int], str] = str
 
     def show(self, message: str) -> None:
         """Show ``message`` with a spinner (starts the spinner timer)."""
@@ -42,11 +43,12 @@ class StatusLine(Widget):
         self._start()
         self.refresh()
 
-    def countdown(self, template: str, seconds: float) -> None:
-        """Show ``template`` with ``{s}`` replaced by the remaining whole seconds, counting down."""
+    def countdown(self, template: Callable[[int], str], seconds: float) -> None:
+        """Show ``template(remaining whole seconds)``, counting down to 0 (a function, not a format string:
+        the text may quote a provider's JSON, braces included)."""
         self._template = template
         self._deadline = time.monotonic() + seconds
-        self.message = template.format(s=max(0, round(seconds)))
+        self.message = template(max(0, round(seconds)))
         self.display = True
         self._start()
         self.refresh()
@@ -73,10 +75,13 @@ class StatusLine(Widget):
         self._frame = (self._frame + 1) % len(SPINNER)
         if self._deadline is not None:
             left = self._deadline - time.monotonic()
-            self.message = self._template.format(s=max(0, int(left + 0.999)))
+            self.message = self._template(max(0, int(left + 0.999)))
         self.refresh()
 
     def render(self) -> Text:
         t = self.pi_theme
         spin = SPINNER[self._frame] if self.spin else "•"
-        return Text.assemble((spin + " ", t.fg("accent")), (self.message, t.fg("muted")))
+        line = Text.assemble((spin + " ", t.fg("accent")), (self.message, t.fg("muted")), no_wrap=True,
+                             overflow="ellipsis")
+        line.truncate(max(1, self.content_size.width), overflow="ellipsis")  # one row: never wraps
+        return line
