@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pi_tui.ai.models import clamp_thinking_level, get_supported_thinking_levels, models_are_equal
 from pi_tui.ai.types import Model
@@ -21,6 +21,15 @@ if TYPE_CHECKING:
     from pi_tui.coding.session.session_manager import SessionManager
     from pi_tui.coding.session_settings import ModelAccess, SessionSettings
 
+
+
+class ModelCycleResult(TypedDict):
+    """What ``cycle_model`` returns (pi's ``ModelCycleResult``, snake_case keys): the model switched to, the
+    thinking level now in force, and whether the cycle ran over a scoped model list."""
+
+    model: Model
+    thinking_level: str
+    is_scoped: bool
 
 class ModelMixin:
     """Model/thinking behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
@@ -78,7 +87,7 @@ class ModelMixin:
         if not models_are_equal(previous, model):
             self.notify("info", f"Model: {model.provider}/{model.id}")
 
-    def cycle_model(self, direction: str = "forward") -> dict[str, Any] | None:
+    def cycle_model(self, direction: str = "forward") -> ModelCycleResult | None:
         """Next (or previous) available model, wrapping; None when there is only one."""
         models = self.available_models()
         if len(models) <= 1:
@@ -88,7 +97,7 @@ class ModelMixin:
         step = -1 if direction == "backward" else 1
         target = models[(index + step) % len(models)]
         self.set_model(target, reason="cycle")
-        return {"model": target, "thinking_level": self.thinking_level, "is_scoped": False}
+        return ModelCycleResult(model=target, thinking_level=self.thinking_level, is_scoped=False)
 
     def _apply_thinking_level(
         self, level: str, previous_model: Model | None = None, switching: bool = False

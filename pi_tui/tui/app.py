@@ -14,8 +14,8 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -40,7 +40,10 @@ from pi_tui.tui.widgets.tool_panel import ToolPanel
 from pi_tui.tui.widgets.transcript import Transcript
 from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
 
-SessionFactory = Callable[[], Any]
+if TYPE_CHECKING:
+    from pi_tui.tui.session_protocol import TuiSession
+
+SessionFactory = Callable[[], "TuiSession | Awaitable[TuiSession]"]
 
 NARROW_WIDTH = 100  # columns; below it the tool panel covers the transcript while open
 SHORT_HEIGHT = 20  # rows; below it the header is one truncated line
@@ -83,7 +86,7 @@ class PiApp(SlashActions, AppActions, App[int]):
 
     def __init__(
         self,
-        session: Any = None,
+        session: TuiSession | None = None,
         session_factory: SessionFactory | None = None,
         theme: str | None = None,
         cwd: str | None = None,
@@ -99,7 +102,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         agent_dir_label: str | None = None,
     ) -> None:
         super().__init__()
-        self.session: Any = session
+        self.session: TuiSession | None = session
         self.session_factory = session_factory
         self.cwd = cwd or getattr(session, "cwd", None) or os.getcwd()
         self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
@@ -199,7 +202,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         for text in self.initial_messages:
             await self.submit_text(text)
 
-    def attach_session(self, session: Any) -> None:
+    def attach_session(self, session: TuiSession) -> None:
         """Subscribe to ``session`` and show its messages."""
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -208,7 +211,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
-        warnings = [*self._startup_warnings, *(getattr(session, "startup_warnings", []) or [])]
+        warnings = [*self._startup_warnings, *session.startup_warnings]
         self._startup_warnings = []
         for warning in warnings:
             self.add_notice("warning", str(warning))
@@ -226,7 +229,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.view.reset()
         self.tool_panel.reset()
         self.transcript.clear()
-        messages = list(getattr(self.session, "messages", []) or [])
+        messages = list(self.session.messages) if self.session is not None else []
         items = items_from_messages(messages)
         self.transcript.extend(items)
         for item in items:
@@ -278,7 +281,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         return bool(getattr(session, "is_retrying", False)) and not getattr(session, "is_streaming", False)
 
     def _thinking_colour(self) -> str | None:
-        level = str(getattr(self.session, "thinking_level", "off") or "off")
+        level = self.session.thinking_level if self.session is not None else "off"
         token = {"off": "thinkingOff", "minimal": "thinkingMinimal", "low": "thinkingLow",
                  "medium": "thinkingMedium", "high": "thinkingHigh", "xhigh": "thinkingXhigh"}.get(level, "border")
         return self.pi_theme.hex(token) or self.pi_theme.hex("border")
@@ -298,6 +301,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider)))
 
     def _safe_models(self) -> list[Any]:
+        if self.session is None:
+            return []
         try:
             return list(self.session.available_models())
         except Exception:
@@ -305,7 +310,7 @@ class PiApp(SlashActions, AppActions, App[int]):
 
     def update_offline_notice(self) -> None:
         """Header second line while the offline model is active."""
-        offline = bool(getattr(self.session, "is_offline_model", False))
+        offline = self.session is not None and self.session.is_offline_model
         if offline:
             from pi_tui.coding.config.paths import get_agent_dir
 
@@ -316,7 +321,7 @@ class PiApp(SlashActions, AppActions, App[int]):
 
     def update_title(self) -> None:
         """Terminal title ``π - <session name> - <cwd basename>`` (pi)."""
-        name = getattr(self.session, "session_name", None)
+        name = self.session.session_name if self.session is not None else None
         base = os.path.basename(self.cwd.rstrip("/")) or self.cwd
         self.title = f"π - {name} - {base}" if name else f"π - {base}"
 
@@ -389,7 +394,7 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     resume = bool(opts.pop("resume", False))
     cwd = opts.get("cwd") or os.getcwd()
 
-    def factory() -> Any:
+    def factory() -> TuiSession:
         from pi_tui.coding.session_factory import create_agent_session
 
         return create_agent_session(**opts)

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+if TYPE_CHECKING:
+    from pi_tui.tui.session_protocol import TuiSession
+
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
 from pi_tui.tui.widgets.prompt_input import PromptInput
 from pi_tui.tui.widgets.transcript_items import (
@@ -32,7 +35,7 @@ class AppActions(_Base):
     """Key actions and the submit flow."""
 
     if TYPE_CHECKING:
-        session: Any
+        session: TuiSession | None
         transcript: Any
         tool_panel: Any
         queue_view: Any
@@ -133,13 +136,13 @@ class AppActions(_Base):
                             else "The session is still starting; try again in a moment.")
             self.prompt_input.set_text(text)
             return
-        if self.compacting or getattr(self.session, "is_compacting", False):
+        if self.compacting or self.session.is_compacting:
             self.compaction_queue.append((behaviour, text))
             self.show_local_queue()
             self.add_notice("status", "Queued message for after compaction")
             return
         try:
-            if self.working or getattr(self.session, "is_streaming", False):
+            if self.working or self.session.is_streaming:
                 if behaviour == "follow_up":
                     await maybe_await(self.session.follow_up(text))
                 else:
@@ -150,7 +153,7 @@ class AppActions(_Base):
             try:
                 await maybe_await(self.session.prompt(text))
             finally:
-                if not getattr(self.session, "is_streaming", False):
+                if not self.session.is_streaming:
                     self.set_working(False)
         except Exception as exc:
             self.add_notice("error", str(exc))
@@ -172,26 +175,28 @@ class AppActions(_Base):
             return
         session = self.session
         for _ in range(200):  # the session clears its compacting flag right after compaction_end
-            if not getattr(session, "is_compacting", False):
+            if not session.is_compacting:
                 break
             await asyncio.sleep(0.01)
-        if will_retry or self.working or getattr(session, "is_streaming", False):
+        if will_retry or self.working or session.is_streaming:
             for mode, text in queued:
                 await self._queue_to_session(text, mode)
             return
         (_, first), rest = queued[0], queued[1:]
         worker = self.run_worker(self.submit_text(first), group="prompt")
         for _ in range(500 if rest else 0):  # the rest joins that run once it streams
-            if getattr(session, "is_streaming", False) or worker.is_finished:
+            if session.is_streaming or worker.is_finished:
                 break
             await asyncio.sleep(0.01)
         for mode, text in rest:
-            if getattr(session, "is_streaming", False):
+            if session.is_streaming:
                 await self._queue_to_session(text, mode)
             else:
                 await self.submit_text(text, mode)
 
     async def _queue_to_session(self, text: str, mode: str) -> None:
+        if self.session is None:
+            return
         try:
             if mode == "follow_up":
                 await maybe_await(self.session.follow_up(text))
@@ -202,6 +207,9 @@ class AppActions(_Base):
 
     async def run_bash(self, command: str, exclude: bool) -> None:
         """User bash with live output (``!cmd``; ``!!cmd`` keeps it out of the model's context)."""
+        session = self.session
+        if session is None:
+            return
         item = BashItem(command, exclude)
         self.transcript.add(item)
 
@@ -213,19 +221,19 @@ class AppActions(_Base):
         self.bash_running = True
         self.update_prompt_mode()  # the editor title says Escape cancels it
         try:
-            result = await self.session.execute_bash(command, on_chunk=on_chunk, exclude_from_context=exclude)
+            result = await session.execute_bash(command, on_chunk=on_chunk, exclude_from_context=exclude)
         except Exception as exc:
             item.running = False
             item.output += f"\n{exc}" if item.output else str(exc)
             item.exit_code = 1
         else:
             item.running = False
-            item.output = str(getattr(result, "output", item.output))
-            item.exit_code = getattr(result, "exit_code", None)
-            item.cancelled = bool(getattr(result, "cancelled", False))
-            item.truncated_path = getattr(result, "full_output_path", None)
+            item.output = result.output
+            item.exit_code = result.exit_code
+            item.cancelled = result.cancelled
+            item.truncated_path = result.full_output_path
         finally:
-            self.bash_running = bool(getattr(self.session, "is_bash_running", False))
+            self.bash_running = session.is_bash_running
             self.update_prompt_mode()
         item.changed()
         self.transcript.item_changed(item, immediate=True)
@@ -252,10 +260,10 @@ class AppActions(_Base):
         session = self.session
         if session is None:
             return
-        if self.compacting or getattr(session, "is_compacting", False):
+        if self.compacting or session.is_compacting:
             session.abort_compaction()  # temporary override: Escape cancels the compaction
             return
-        if self.working or getattr(session, "is_streaming", False):
+        if self.working or session.is_streaming:
             steering, follow = queued_texts(session.clear_queue())
             parts = steering + follow
             current = self.prompt_input.text
@@ -265,7 +273,7 @@ class AppActions(_Base):
                 self.prompt_input.set_text("\n\n".join(parts))
             await maybe_await(session.abort())
             return
-        if getattr(session, "is_bash_running", False):
+        if session.is_bash_running:
             session.abort_bash()
             return
         if self.prompt_input.text.startswith("!"):
@@ -325,8 +333,8 @@ class AppActions(_Base):
         """Shift+Tab: next thinking level (status line in the transcript)."""
         if self.session is None:
             return
-        model = getattr(self.session, "model", None)
-        if model is None or not getattr(model, "reasoning", False):
+        model = self.session.model
+        if model is None or not model.reasoning:
             self.add_notice("status", "Current model does not support thinking")
             return
         level = self.session.cycle_thinking_level()
@@ -347,9 +355,9 @@ class AppActions(_Base):
         if not result:
             self.add_notice("status", "Only one model available")
             return
-        model = result.get("model") if isinstance(result, dict) else getattr(result, "model", None)
-        level = result.get("thinkingLevel") if isinstance(result, dict) else None
-        name = getattr(model, "name", None) or getattr(model, "id", "?")
+        model = result["model"]
+        level = result["thinking_level"] if model.reasoning else None
+        name = model.name or model.id
         self.add_notice("status", f"Switched to {name}" + (f" (thinking: {level})" if level else ""))
         self.refresh_footer()
         self.update_offline_notice()

@@ -9,10 +9,13 @@ from __future__ import annotations
 import inspect
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_tui.tui.widgets.footer import FooterData, tilde
 from pi_tui.tui.widgets.transcript_items import field
+
+if TYPE_CHECKING:
+    from pi_tui.tui.session_protocol import TuiSession
 
 
 async def maybe_await(value: Any) -> Any:
@@ -63,13 +66,13 @@ def git_branch(cwd: str) -> str | None:
     return None
 
 
-def footer_data(session: Any, cwd_display: str, branch: str | None, multi_provider: bool = False) -> FooterData:
+def footer_data(session: TuiSession | None, cwd_display: str, branch: str | None,
+                multi_provider: bool = False) -> FooterData:
     """Footer figures from ``get_session_stats()``, ``get_context_usage()``, ``model``, ``thinking_level``."""
     d = FooterData(cwd=cwd_display, branch=branch, multi_provider=multi_provider)
     if session is None:
         return d
-    name = getattr(session, "session_name", None)
-    d.session_name = name() if callable(name) else name
+    d.session_name = session.session_name
     stats = _call(session, "get_session_stats")
     tokens = _get(stats, "tokens", default={}) if stats is not None else {}
     d.input = int(_get(tokens, "input", default=0) or 0)
@@ -83,17 +86,15 @@ def footer_data(session: Any, cwd_display: str, branch: str | None, multi_provid
         d.context_window = int(_get(usage, "context_window", "contextWindow", default=0) or 0)
         pct = _get(usage, "percent")
         d.context_percent = float(pct) if pct is not None else None
-    model = getattr(session, "model", None)
+    model = session.model
     if model is not None:
-        d.model_id = str(getattr(model, "id", "") or "")
-        d.provider = str(getattr(model, "provider", "") or "")
-        d.reasoning = bool(getattr(model, "reasoning", False))
+        d.model_id = model.id
+        d.provider = model.provider
+        d.reasoning = bool(model.reasoning)
         if not d.context_window:
-            d.context_window = int(getattr(model, "context_window", 0) or 0)
-    level = getattr(session, "thinking_level", None)
-    d.thinking_level = str(level) if level is not None and not callable(level) else None
-    auto = getattr(getattr(getattr(session, "settings", None), "compaction", None), "enabled", None)
-    d.auto_compact = bool(auto) if auto is not None else True
+            d.context_window = int(model.context_window or 0)
+    d.thinking_level = session.thinking_level
+    d.auto_compact = bool(session.settings.compaction.enabled)
     return d
 
 

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+if TYPE_CHECKING:
+    from pi_tui.tui.session_protocol import TuiSession
+
 from pi_tui.tui import clipboard
 from pi_tui.tui.commands import COMMANDS, parse_slash
 from pi_tui.tui.keymap import DESCRIPTIONS
@@ -26,7 +29,7 @@ class SlashActions(_Base):
     """``cmd_<name>(arg)`` for every command in ``commands.COMMANDS``."""
 
     if TYPE_CHECKING:
-        session: Any
+        session: TuiSession | None
         transcript: Any
         tool_panel: Any
         queue_view: Any
@@ -68,31 +71,35 @@ class SlashActions(_Base):
         except Exception as exc:
             self.add_notice("error", str(exc))
 
-    def _need_session(self) -> bool:
+    def _need_session(self) -> TuiSession | None:
+        """The session, or None after telling the user why there is none (still starting / failed)."""
         if self.session is None:
             self.add_notice("error", f"No session: {self.session_error}" if self.session_error
                             else "The session is still starting; try again in a moment.")
-            return False
-        return True
+        return self.session
 
     # ------------------------------------------------------------------ commands
     async def cmd_model(self, arg: str) -> None:
         from pi_tui.tui.modals.model_picker import ModelPicker
 
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
-        models = list(self.session.available_models())
-        picker = ModelPicker(models, getattr(self.session, "model", None), self.local_models, query=arg)
+        models = list(session.available_models())
+        picker = ModelPicker(models, session.model, self.local_models, query=arg)
         self.push_screen(picker, self._model_chosen)
 
     def _model_chosen(self, model: Any) -> None:
         if model is None:
             return
-        allow = getattr(getattr(self.session, "models", None), "allow", None)
+        session = self.session
+        if session is None:
+            return
+        allow = getattr(session.models, "allow", None)  # not part of the ModelAccess protocol
         if model in self.local_models and callable(allow):
             allow(model.provider, model.id, model)  # a local server found by the probe needs no key
         try:
-            self.session.set_model(model)
+            session.set_model(model)
         except Exception as exc:
             self.add_notice("error", str(exc))
             return
@@ -102,9 +109,10 @@ class SlashActions(_Base):
         self.update_prompt_mode()
 
     async def cmd_new(self, arg: str) -> None:
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
-        await maybe_await(self.session.new_session())
+        await maybe_await(session.new_session())
         self.rebuild_transcript()
         self.queue_view.set_queues([], [])
         self.add_notice("info", "✓ New session started")
@@ -113,7 +121,8 @@ class SlashActions(_Base):
     async def cmd_resume(self, arg: str) -> None:
         from pi_tui.tui.modals.session_picker import SessionPicker
 
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
         infos = self._session_infos()
         if not infos:
@@ -124,13 +133,14 @@ class SlashActions(_Base):
     def _session_infos(self) -> list[Any]:
         from pi_tui.coding.session.listing import list_sessions_in_dir
 
-        manager = getattr(self.session, "session_manager", None)
-        directory = getattr(manager, "session_dir", None) or getattr(manager, "get_session_dir", lambda: None)()
+        if self.session is None:
+            return []
+        directory = self.session.session_manager.session_dir
         if not directory:
             return []
         from pathlib import Path
 
-        current = getattr(self.session, "session_file", None)
+        current = self.session.session_file
         return [i for i in list_sessions_in_dir(Path(directory)) if str(i.path) != str(current)]
 
     def _session_chosen(self, path: Any) -> None:
@@ -138,6 +148,8 @@ class SlashActions(_Base):
             return
 
         async def switch() -> None:
+            if self.session is None:
+                return
             try:
                 await maybe_await(self.session.switch_session(path))
             except Exception as exc:
@@ -151,26 +163,28 @@ class SlashActions(_Base):
         self.run_worker(switch(), group="slash")
 
     async def cmd_name(self, arg: str) -> None:
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
         if not arg:
-            current = getattr(self.session, "session_name", None)
+            current = session.session_name
             self.add_notice("info", f"Session name: {current}" if current else "Usage: /name <name>")
             return
-        self.session.set_session_name(arg)
+        session.set_session_name(arg)
         self.add_notice("info", f"Session name set: {arg}")
         self.refresh_footer()
         self.update_title()
 
     async def cmd_session(self, arg: str) -> None:
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
-        stats = self.session.get_session_stats()
+        stats = session.get_session_stats()
         get = stats.get if isinstance(stats, dict) else lambda k, d=None: getattr(stats, k, d)
         tokens = get("tokens", {}) or {}
         cost = get("cost", 0) or 0
         lines = [
-            f"Name: {getattr(self.session, 'session_name', None) or '(unnamed)'}",
+            f"Name: {session.session_name or '(unnamed)'}",
             f"File: {get('sessionFile') or 'In-memory'}",
             f"ID: {get('sessionId')}",
             f"Messages: {get('userMessages', 0)} user, {get('assistantMessages', 0)} assistant, "
@@ -182,25 +196,28 @@ class SlashActions(_Base):
         self.transcript.add(SummaryItem("session", "\n\n".join(lines), collapsed_by_default=False))
 
     async def cmd_compact(self, arg: str) -> None:
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
-        await maybe_await(self.session.compact(arg or None))
+        await maybe_await(session.compact(arg or None))
 
     async def cmd_export(self, arg: str) -> None:
         """pi's ``/export [path]``: HTML to any path (or one HTML file at the default place when no path is
         given); a ``.md`` path gets the Markdown transcript (a pi-tui addition)."""
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
         if arg.lower().endswith(".md"):
-            path = self.session.export_markdown(arg)
+            path = session.export_markdown(arg)
         else:
-            path = self.session.export_html(arg or None)
+            path = session.export_html(arg or None)
         self.add_notice("info", f"Session exported to: {path}")
 
     async def cmd_copy(self, arg: str) -> None:
-        if not self._need_session():
+        session = self._need_session()
+        if session is None:
             return
-        text = self.session.get_last_assistant_text()
+        text = session.get_last_assistant_text()
         if not text:
             self.add_notice("info", "No agent messages to copy yet.")
             return
