@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -24,6 +25,7 @@ from textual.containers import Horizontal
 from pi_tui import __version__
 from pi_tui.tui.app_actions import AppActions
 from pi_tui.tui.commands import SlashCommandProvider
+from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
 from pi_tui.tui.session_view import SessionView
@@ -79,8 +81,10 @@ class PiApp(SlashActions, AppActions, App[int]):
     Screen.-tiny QueueView { max-height: 0; }
     Screen.-tiny Footer { height: 1; }
     """
+    # The panel toggle and every other app key come from the keymap (the editor runs them; ``on_event`` hands
+    # them to the editor when something else has focus), so a remapped key works everywhere and the default
+    # one is not left wired up.
     BINDINGS = [
-        Binding("f2", "toggle_tools", "Tools", show=False),
         Binding("escape", "focus_input", "Back to the editor", show=False),
     ]
 
@@ -101,6 +105,10 @@ class PiApp(SlashActions, AppActions, App[int]):
         show_timing: bool = True,
         agent_dir_label: str | None = None,
     ) -> None:
+        self.keymap = keymap or load_keymap()
+        palette_keys = self.keymap.keys.get("app.commandPalette") or []
+        if palette_keys:
+            self.COMMAND_PALETTE_BINDING = ",".join(palette_keys)  # type: ignore[misc]  # read by App.__init__
         super().__init__()
         self.session: TuiSession | None = session
         self.session_factory = session_factory
@@ -108,7 +116,6 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
         self._branch_source = branch
         self.branch: str | None = None
-        self.keymap = keymap or load_keymap()
         self.probe_local = probe_local
         self.spin = spin
         self.initial_messages = list(initial_messages or [])
@@ -237,6 +244,18 @@ class PiApp(SlashActions, AppActions, App[int]):
                 self.view.tools[item.tool_call_id] = item
                 self.tool_panel.calls.append(item)
         self.tool_panel.update_calls()
+
+    # ------------------------------------------------------------------ key routing
+    async def on_event(self, event: events.Event) -> None:
+        """Typed text, Enter, pastes and app keys reach the editor whatever has focus (``key_routing``)."""
+        if self._ui_ready and isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
+            editor = self.prompt_input
+            if (self.focused is not editor and editor.screen is self.screen
+                    and (isinstance(event, events.Paste) or editor_takes_key(event, self.keymap))):
+                editor.focus()
+                editor._forward_event(event)
+                return
+        await super().on_event(event)
 
     # ------------------------------------------------------------------ state shown around the editor
     def set_working(self, working: bool) -> None:

@@ -78,6 +78,11 @@ class ToolPanel(Vertical):
         self.update_calls()
 
     @property
+    def is_built(self) -> bool:
+        """True once the list and detail pane are mounted (the first time the panel is shown)."""
+        return self._built
+
+    @property
     def option_list(self) -> OptionList:
         return self.query_one("#tool-list", OptionList)
 
