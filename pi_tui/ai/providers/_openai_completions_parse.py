@@ -77,6 +77,19 @@ def map_finish_reason(reason: str | None) -> tuple[str, str | None]:
     return "error", f"Provider finish_reason: {reason}"
 
 
+def merge_tool_name(current: str, piece: str) -> str:
+    """The tool name after a delta's ``function.name`` (servers' three dialects, told apart by content).
+
+    OpenAI and vLLM send the name once; MiniMax (NVIDIA NIM), LM Studio and some Ollama builds repeat the
+    whole name in every delta; others stream it in pieces (``"get_"``, ``"weather"``) or resend the name so
+    far. A piece equal to the name is a repeat, one that starts with the name replaces it (cumulative), any
+    other is appended. pi 0.73.1 keeps only the first piece (tests/conformance/DIFFERENCES.md P1).
+    """
+    if not current or piece.startswith(current):
+        return piece
+    return current + piece
+
+
 REPARSE_ALWAYS_BELOW = 16_384
 """Streamed tool arguments shorter than this are re-parsed on every delta (as pi does)."""
 
@@ -242,12 +255,22 @@ class ChunkConsumer:
             ThinkingDeltaEvent(content_index=self._index_of(self.thinking), delta=text, partial=out)
         )
 
-    def _starts_new_call(self, state: _CallState, call_id: str, name: str, args: str) -> bool:
+    def _starts_new_call(
+        self, state: _CallState, call_id: str, name: str, args: str, explicit: bool
+    ) -> bool:
+        """Whether a delta that matched ``state`` really opens another call.
+
+        ``explicit``: the delta carried the call's own index or id. A name other than the call's is then a
+        new call only once the call's arguments have begun (names stream before arguments, so earlier it is
+        the next piece of the name); a delta found only as "the active call" with another name is a new call.
+        A name equal to the call's, or extending it, is the same call repeating or growing its name.
+        """
         b = state.block
         if call_id and b.id and call_id != b.id:
             return True
-        if name and b.name and name != b.name:
-            return True
+        if name and b.name and not name.startswith(b.name):
+            if not explicit or state.text().strip():
+                return True
         if args.lstrip().startswith("{") and state.text().strip():
             try:
                 parse_json_with_repair(state.text())
@@ -270,13 +293,15 @@ class ChunkConsumer:
             raw_args if isinstance(raw_args, str) else (json.dumps(raw_args) if raw_args is not None else "")
         )
         state: _CallState | None = None
+        explicit = True
         if call_id and call_id in self.by_id:
             state = self.by_id[call_id]
         elif idx is not None and idx in self.by_index:
             state = self.by_index[idx]
         elif idx is None or (not call_id and not name):
             state = self.active
-        if state is not None and self._starts_new_call(state, call_id, name, args):
+            explicit = False
+        if state is not None and self._starts_new_call(state, call_id, name, args, explicit):
             state = None
         out = self.output
         if state is None:
@@ -290,8 +315,8 @@ class ChunkConsumer:
             if not state.block.id:
                 state.block.id = call_id
             self.by_id.setdefault(call_id, state)
-        if name and not state.block.name:
-            state.block.name = name
+        if name:
+            state.block.name = merge_tool_name(state.block.name, name)
         self.active = state
         if args:
             state.add(args)
