@@ -16,6 +16,7 @@ from ..options import StreamOptions
 from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_openai_completions, transform_messages
 from ..types import AssistantMessage, Context, Model, ToolResultMessage
+from ._tool_call_ids import apply_mistral_ids
 from .openai_compat import CompletionsCompat
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -284,6 +285,8 @@ def convert_messages(model: Model, context: Context, compat: CompletionsCompat) 
             continue
         last_role = msg.role
         i += 1
+    if compat.tool_call_id_format == "mistral":
+        apply_mistral_ids(out)
     return out
 
 
@@ -306,7 +309,9 @@ def _convert_assistant(
         if joined:
             result["content"] = joined
         signature = thinking[0].thinking_signature if thinking else None
-        if signature:
+        if signature and compat.echo_reasoning:
+            if compat.requires_reasoning_content_on_assistant_messages:
+                signature = "reasoning_content"  # DeepSeek reads only this field, whatever the stream used
             result[signature] = "\n".join(sanitize_surrogates(b.thinking) for b in thinking)
     calls = [b for b in msg.content if b.type == "toolCall"]
     if calls:

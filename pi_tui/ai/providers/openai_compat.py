@@ -38,6 +38,17 @@ class CompletionsCompat:
     cache_control_format: Literal["anthropic"] | None = None
     send_session_affinity_headers: bool = False
     supports_long_cache_retention: bool = True
+    echo_reasoning: bool = False
+    """Replay a same-model assistant message's thinking as its reasoning field (``reasoning_content``, ...).
+
+    pi-tui's own flag (camelCase ``echoReasoning``; not in pi 0.73.1, which always replays it). Servers that
+    need the reasoning back get it: DeepSeek (``The reasoning_content in the thinking mode must be passed back
+    to the API``), Moonshot Kimi thinking, z.ai, OpenRouter and the Qwen thinking formats. A plain OpenAI
+    endpoint and strict hosts (Cerebras: ``property 'messages.2.assistant.reasoning_content' is unsupported``)
+    never get it. tests/conformance/DIFFERENCES.md P2."""
+    tool_call_id_format: Literal["mistral"] | None = None
+    """``"mistral"``: every tool-call id in the request is mapped to 9 letters/digits (Mistral's rule); see
+    :func:`pi_tui.ai.providers._tool_call_ids.mistral_tool_call_ids`. pi-tui's flag ``toolCallIdFormat``."""
 
 
 def _camel(name: str) -> str:
@@ -71,6 +82,7 @@ def detect_completions_compat(model: Model) -> CompletionsCompat:
         or is_cf_workers
         or is_cf_gateway
     )
+    is_mistral = provider == "mistral" or "api.mistral.ai" in url
     if is_deepseek:
         thinking: ThinkingFormat = "deepseek"
     elif is_zai:
@@ -94,7 +106,19 @@ def detect_completions_compat(model: Model) -> CompletionsCompat:
         if provider == "openrouter" and model.id.startswith("anthropic/")
         else None,
         supports_long_cache_retention=not (is_cf_workers or is_cf_gateway),
+        echo_reasoning=is_deepseek or is_moonshot or is_zai or thinking == "openrouter",
+        tool_call_id_format="mistral" if is_mistral or _serves_mistral_model(model.id) else None,
     )
+
+
+_MISTRAL_MODEL_WORDS = ("mistral", "devstral", "codestral", "magistral", "ministral", "pixtral", "mixtral")
+
+
+def _serves_mistral_model(model_id: str) -> bool:
+    """A Mistral model behind any server: vLLM and MLX servers with Mistral's tokenizer enforce the same
+    9-character id rule (jundot/omlx#1995)."""
+    lower = model_id.lower()
+    return any(word in lower for word in _MISTRAL_MODEL_WORDS)
 
 
 def resolve_completions_compat(model: Model) -> CompletionsCompat:
@@ -109,6 +133,12 @@ def resolve_completions_compat(model: Model) -> CompletionsCompat:
         value = explicit.get(camel, explicit.get(name))
         if value is not None:
             setattr(resolved, name, value)
+    if explicit.get("echoReasoning", explicit.get("echo_reasoning")) is None:
+        resolved.echo_reasoning = (
+            resolved.echo_reasoning
+            or resolved.requires_reasoning_content_on_assistant_messages
+            or resolved.thinking_format != "openai"
+        )
     return resolved
 
 
