@@ -72,10 +72,14 @@ def is_context_overflow(message: Any, context_window: int | None = None) -> bool
     1. ``stop_reason == "error"`` and :func:`is_overflow_error_text` of ``error_message``;
     2. ``context_window`` given, ``stop_reason == "stop"`` and ``usage.input + usage.cache_read > context_window``;
     3. ``context_window`` given, ``stop_reason == "length"``, ``usage.output == 0`` and
-       ``usage.input + usage.cache_read >= 0.99 * context_window``.
+       ``usage.input + usage.cache_read >= 0.99 * context_window``;
+    4. (pi-tui) ``stop_reason == "length"`` with a ``context_window_exceeded`` diagnostic: the provider said
+       ``model_context_window_exceeded`` (Anthropic, z.ai, Bedrock; DIFFERENCES.md P4).
     """
     stop_reason = _field(message, "stop_reason", "stopReason")
     if stop_reason == "error" and is_overflow_error_text(_field(message, "error_message", "errorMessage")):
+        return True
+    if stop_reason == "length" and _has_window_exceeded(message):
         return True
     if not context_window:
         return False
@@ -87,3 +91,12 @@ def is_context_overflow(message: Any, context_window: int | None = None) -> bool
         return True
     output = _field(usage, "output", "output") or 0
     return stop_reason == "length" and output == 0 and input_tokens >= context_window * 0.99
+
+
+def _has_window_exceeded(message: Any) -> bool:
+    diagnostics = _field(message, "diagnostics", "diagnostics") or []
+    for d in diagnostics if isinstance(diagnostics, list) else []:
+        kind = d.get("type") if isinstance(d, dict) else getattr(d, "type", None)
+        if kind == "context_window_exceeded":
+            return True
+    return False

@@ -172,7 +172,7 @@ class CompactionMixin:
                 self.notify("error", OVERFLOW_FAILED)
                 return
             self._overflow_attempted = True
-            self._drop_trailing_error()
+            self._drop_trailing_error(window)
             await self._run_auto_compaction("overflow", will_retry=True)
             return
         if message.stop_reason == "error":
@@ -188,13 +188,17 @@ class CompactionMixin:
         if should_compact(tokens, window, settings.reserve_tokens):
             await self._run_auto_compaction("threshold", will_retry=False)
 
-    def _drop_trailing_error(self) -> None:
+    def _drop_trailing_error(self, window: int) -> None:
+        """Drop the overflowed reply before the retry: an error, or a ``length`` stop that is an overflow
+        (``model_context_window_exceeded``; a cut-off reply left in place made the retry continue from it)."""
         messages = self.agent.state.messages
         for index in range(len(messages) - 1, -1, -1):
             role = message_role(messages[index])
             if role in UI_ONLY_ROLES:
                 continue
-            if role == "assistant" and messages[index].stop_reason == "error":
+            if role == "assistant" and (
+                messages[index].stop_reason == "error" or _is_overflow(messages[index], window)
+            ):
                 self.agent.state.messages = messages[:index] + messages[index + 1 :]
             return
 
@@ -267,7 +271,8 @@ class CompactionMixin:
             self._compacting = False
         retry = will_retry and compacted
         if retry:
-            self._drop_trailing_error()
+            model = self.agent.state.model
+            self._drop_trailing_error(model.context_window if model is not None else 0)
         if retry or resume or self.agent.has_queued_messages():
             await self._sleep(CONTINUE_DELAY_S)
             await self.agent.wait_for_idle()

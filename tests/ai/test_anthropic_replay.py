@@ -187,7 +187,9 @@ async def test_unknown_stop_reason_is_error(replay_server: ReplayServer) -> None
     replay_server.enqueue(ReplayResponse(body=_sse(_message_start(), *_stop("brand_new_reason"))))
     _, msg = await _run(_model(replay_server.base_url))
     assert msg.stop_reason == "error"
-    assert msg.error_message == "Unhandled stop reason: brand_new_reason"
+    assert msg.error_message == (
+        "Anthropic ended the reply with stop reason brand_new_reason, which pi-tui does not know"
+    )  # DIFFERENCES.md P4 (pi: "Unhandled stop reason: brand_new_reason")
 
 
 @pytest.mark.anyio
@@ -195,7 +197,7 @@ async def test_refusal_is_error_with_reason(replay_server: ReplayServer) -> None
     replay_server.enqueue(ReplayResponse(body=_sse(_message_start(), *_stop("refusal"))))
     _, msg = await _run(_model(replay_server.base_url))
     assert msg.stop_reason == "error"
-    assert msg.error_message == "Provider stop_reason: refusal"
+    assert msg.error_message == "The model refused to answer this request (stop reason: refusal)."
 
 
 @pytest.mark.anyio

@@ -21,9 +21,14 @@
   message after the copy (trace coding/json-anthropic-tool-loop, events 5 and 33).
 * Usage starts from ``message_start.message.usage``; every non-null ``message_delta.usage`` field replaces the
   stored one; ``total_tokens`` is the sum of the four; cost recomputed each time.
-* ``stop_reason``: end_turn/pause_turn/stop_sequence -> stop, max_tokens -> length, tool_use -> toolUse,
-  refusal/sensitive -> error with ``Provider stop_reason: <x>[: <stop_details.explanation>]`` (pi says
-  ``An unknown error occurred``), anything else raises ``Unhandled stop reason: <x>``.
+* ``stop_reason`` (every current value; tests/regressions/test_anthropic_stop_reasons.py): end_turn and
+  stop_sequence -> stop; max_tokens -> length; tool_use -> toolUse; ``model_context_window_exceeded`` ->
+  length with a ``context_window_exceeded`` diagnostic, which :func:`pi_tui.ai.overflow.is_context_overflow`
+  reads, so the session compacts and retries; ``pause_turn`` -> stop with :attr:`AnthropicStreamParser.paused`
+  set (the provider sends the reply back and continues the turn); refusal/sensitive -> error with
+  :func:`refusal_message`; an unknown value -> error ``Anthropic ended the reply with stop reason <x>, which
+  pi-tui does not know`` (pi 0.73.1 throws ``Unhandled stop reason: <x>`` for the unknown ones, including
+  ``model_context_window_exceeded``; DIFFERENCES.md P4).
 * A stream that saw ``message_start`` but no ``message_stop`` raises ``Anthropic stream ended before
   message_stop``; one without any ``message_start`` (empty 200 body) raises ``Anthropic stream ended before
   message_start`` (pi would report an empty successful message). Blocks left open at the end are ended.
@@ -37,6 +42,7 @@ from typing import Any
 from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..models import calculate_cost
 from ..types import Model, Tool
+from ._http import add_diagnostic
 from ._stream_blocks import BlockWriter, ProviderError
 
 CONSUMED_EVENTS = frozenset(
@@ -51,10 +57,23 @@ _STOP_REASONS: dict[str, str] = {
     "pause_turn": "stop",
     "stop_sequence": "stop",
     "max_tokens": "length",
+    "model_context_window_exceeded": "length",
     "tool_use": "toolUse",
     "refusal": "error",
     "sensitive": "error",
 }
+
+CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded"
+"""Diagnostic type of a reply cut off because the context window is full (a ``length`` stop that is an
+overflow; :func:`pi_tui.ai.overflow.is_context_overflow`)."""
+
+
+def refusal_message(reason: str, explanation: str | None) -> str:
+    """The error text of a ``refusal``/``sensitive`` stop: says the model declined, plus the API's explanation."""
+    text = f"The model refused to answer this request (stop reason: {reason})."
+    if explanation:
+        text += f" {explanation}"
+    return text
 
 # Claude Code canonical tool names (OAuth "stealth" mode, pi-reference §1.13).
 CLAUDE_CODE_TOOLS = (
@@ -79,11 +98,8 @@ def from_claude_code_name(name: str, tools: list[Tool] | None) -> str:
 
 
 def map_stop_reason(reason: str) -> str:
-    """Anthropic ``stop_reason`` -> pi stop reason; raises ``ProviderError("Unhandled stop reason: <x>")``."""
-    mapped = _STOP_REASONS.get(reason)
-    if mapped is None:
-        raise ProviderError(f"Unhandled stop reason: {reason}")
-    return mapped
+    """Anthropic ``stop_reason`` -> pi stop reason (``"error"`` for a value not in the table)."""
+    return _STOP_REASONS.get(reason, "error")
 
 
 class AnthropicStreamParser:
@@ -98,6 +114,8 @@ class AnthropicStreamParser:
         self.message_id: str | None = None
         self.saw_message_start = False
         self.saw_message_stop = False
+        self.paused = False
+        """The reply ended with ``pause_turn``: the turn is not over (the provider continues it)."""
         self._blocks: dict[int, int] = {}  # provider block index -> content index
         self._partial_json: dict[int, str] = {}  # content index -> joined input_json_delta fragments
         self._open: set[int] = set()  # content indexes not yet ended
@@ -278,14 +296,22 @@ class AnthropicStreamParser:
         delta = ev.get("delta") or {}
         reason = delta.get("stop_reason")
         if reason:
-            mapped = map_stop_reason(str(reason))
+            reason = str(reason)
+            mapped = map_stop_reason(reason)
             out.stop_reason = mapped  # type: ignore[assignment]
+            self.paused = reason == "pause_turn"
+            if reason == "model_context_window_exceeded":
+                add_diagnostic(out, CONTEXT_WINDOW_EXCEEDED, {"stopReason": reason})
             if mapped == "error":
                 details = delta.get("stop_details")
                 explanation = details.get("explanation") if isinstance(details, dict) else None
-                out.error_message = f"Provider stop_reason: {reason}" + (
-                    f": {explanation}" if isinstance(explanation, str) and explanation else ""
-                )
+                explanation = explanation if isinstance(explanation, str) and explanation else None
+                if reason in _STOP_REASONS:
+                    out.error_message = refusal_message(reason, explanation)
+                else:
+                    out.error_message = (
+                        f"Anthropic ended the reply with stop reason {reason}, which pi-tui does not know"
+                    )
         usage = ev.get("usage") or {}
         if usage.get("input_tokens") is not None:
             out.usage.input = _int(usage["input_tokens"])

@@ -70,7 +70,7 @@ def map_finish_reason(reason: str | None) -> tuple[str, str | None]:
     """``(stop_reason, error_message)`` for a ``finish_reason`` (pi-reference §1.18)."""
     if reason is None or reason in ("stop", "end"):
         return "stop", None
-    if reason == "length":
+    if reason in ("length", "model_context_window_exceeded"):
         return "length", None
     if reason in ("tool_calls", "function_call"):
         return "toolUse", None
@@ -340,6 +340,8 @@ class ChunkConsumer:
         out.stop_reason = stop  # type: ignore[assignment]
         if err:
             out.error_message = err
+        if self.finish_reason == "model_context_window_exceeded":  # z.ai GLM, Bedrock proxies: an overflow
+            add_diagnostic(out, "context_window_exceeded", {"stopReason": self.finish_reason})
         self._finalise_calls()
         for n, state in enumerate(self.calls):
             b = state.block

@@ -9,6 +9,10 @@ one terminal ``error`` event (``stop_reason`` "aborted" when the signal fired), 
 and usage (:func:`._http.run_provider`). Abort texts as in pi 0.73.1: ``Request was aborted.`` before the
 response, ``This operation was aborted`` while the body streams (open blocks get no ``*_end``).
 
+A reply that ends with ``pause_turn`` is not the end of the turn: it is sent back as the assistant's turn so
+far and the continuation streams into the same message (new blocks appended; at most
+:data:`MAX_PAUSE_CONTINUATIONS` times). pi 0.73.1 ends the turn there (DIFFERENCES.md P4).
+
 ``stream_simple(model, context, options)`` maps a provider-neutral reasoning level onto Anthropic thinking:
 no level → thinking disabled; adaptive models → ``effort`` (``thinking_level_map`` literal, else
 minimal/low→low, medium→medium, high→high, other→high); other models → budget thinking via
@@ -23,7 +27,7 @@ from ..events import AssistantMessageEventStream
 from ..options import SimpleStreamOptions, StreamOptions
 from ..registry import error_stream
 from ..simple_options import adjust_max_tokens_for_thinking, build_base_options
-from ..types import AssistantMessage, Context, Model
+from ..types import AssistantMessage, Context, Model, TextContent, UsageCost
 from ._anthropic_convert import (
     build_headers,
     build_params,
@@ -51,18 +55,61 @@ def stream(model: Model, context: Context, options: StreamOptions | None = None)
         api_key = opts.api_key or get_env_api_key(model.provider) or ""
         is_oauth = model.provider != "github-copilot" and is_oauth_token(api_key)
         headers = build_headers(model, context, api_key, opts)
-        body = build_params(model, context, is_oauth, opts)
         writer = BlockWriter(output, events)
-        async with open_sse(url=messages_url(model), headers=headers, body=body, model=model, options=opts) as sse:
-            parser = AnthropicStreamParser(writer, model, context.tools, is_oauth)
-            try:
-                async for event in sse:
-                    parser.feed(event.event, event.data)
-            finally:
-                writer.start()  # the response arrived: ``start`` precedes the terminal event whatever happens
-            parser.finish()
+        request_context = context
+        earlier_cost = UsageCost()
+        for continuation in range(MAX_PAUSE_CONTINUATIONS + 1):
+            body = build_params(model, request_context, is_oauth, opts)
+            async with open_sse(
+                url=messages_url(model), headers=headers, body=body, model=model, options=opts
+            ) as sse:
+                parser = AnthropicStreamParser(writer, model, context.tools, is_oauth)
+                try:
+                    async for event in sse:
+                        parser.feed(event.event, event.data)
+                finally:
+                    writer.start()  # the response arrived: ``start`` precedes the terminal event whatever happens
+                parser.finish()
+            if not parser.paused or continuation == MAX_PAUSE_CONTINUATIONS:
+                break
+            _add_cost(earlier_cost, output.usage.cost)
+            request_context = _continuation_context(context, output)
+        _add_cost(output.usage.cost, earlier_cost)
 
     return run_provider(model, opts, produce, abort_messages=ABORT_MESSAGES)
+
+
+MAX_PAUSE_CONTINUATIONS = 5
+"""How many times one reply ending in ``pause_turn`` is sent back to be continued (laravel/ai#493 and
+vellum-assistant#40897 bound it the same way); after that the reply ends as a plain ``stop``."""
+
+
+def _add_cost(total: UsageCost, more: UsageCost) -> None:
+    total.input += more.input
+    total.output += more.output
+    total.cache_read += more.cache_read
+    total.cache_write += more.cache_write
+    total.total += more.total
+
+
+def _continuation_context(context: Context, output: AssistantMessage) -> Context:
+    """``context`` plus the paused reply as the assistant's turn so far (Anthropic's ``pause_turn`` handling).
+
+    The API rejects a final assistant text that ends in whitespace, so the copy's last text is right-stripped
+    (and dropped if nothing is left); an empty reply adds nothing, so the request is sent again as it was.
+    The streamed message itself is not changed; usage is that of the last request, cost the sum of all.
+    """
+    paused = output.model_copy(deep=True)
+    paused.stop_reason = "stop"
+    while paused.content and isinstance(paused.content[-1], TextContent):
+        last = paused.content[-1]
+        last.text = last.text.rstrip()
+        if last.text:
+            break
+        paused.content.pop()
+    if not paused.content:
+        return context
+    return context.model_copy(update={"messages": [*context.messages, paused]})
 
 
 def map_thinking_level_to_effort(model: Model, level: str | None) -> str:
