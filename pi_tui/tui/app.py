@@ -155,7 +155,7 @@ class PiApp(SlashActions, AppActions, App[int]):
                  f"{km.first('app.tools.expand')} expand · {km.first('app.tools.panel')} tools · "
                  f"{km.first('app.commandPalette')} commands · /hotkeys")
         self.header_widget = Header(self.pi_theme, __version__, hints)
-        self.transcript = Transcript(self.ctx)
+        self.transcript = Transcript(self.ctx, bottom_key=km.first("app.scroll.bottom"))
         self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing)
         self.status_line = StatusLine(self.pi_theme, spin=self.spin)
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))

@@ -303,7 +303,7 @@ class AppActions(_Base):
         for item in self.transcript.items:
             if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem):
                 item.changed()
-                self.transcript.item_changed(item)
+                self.transcript.item_changed(item, new_output=False)
 
     def action_toggle_thinking(self) -> None:
         """Ctrl+T: hide/show thinking blocks (only assistant items with thinking re-render)."""
@@ -312,7 +312,7 @@ class AppActions(_Base):
             if isinstance(item, AssistantItem) and item.has_thinking():
                 item.thinking_collapsed = None  # the global toggle overrides per-message clicks
                 item.changed()
-                self.transcript.item_changed(item)
+                self.transcript.item_changed(item, new_output=False)
         self.add_notice("status", f"Thinking blocks: {'hidden' if self.ctx.hide_thinking else 'visible'}")
 
     def action_toggle_tools(self) -> None:

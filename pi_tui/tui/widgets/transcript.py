@@ -8,14 +8,22 @@ Streaming: callers mutate an item and call ``item_changed(item)``; changes are c
 every ``FLUSH_INTERVAL`` seconds by a one-shot timer (no timer runs while idle). While the user is at the bottom
 the view follows the tail; after scrolling up, off-screen changed items are not re-rendered until they come
 back into view, and following resumes when the user returns to the bottom.
+
+Geometry invariants (issue 9): an item whose render at the current width is known has exactly that height in
+the height table (an estimate only stands for an item never rendered in this state at this width), so the end
+of the transcript is always reachable. While scrolled up, the view is anchored to the item at its top line
+(``_ViewAnchor``): changed heights above it, appends, expand/collapse and resizes keep that item at the top
+(after a width change at the same relative row). New output arriving below a scrolled-up view shows a
+"new output below" line, with the key of ``app.scroll.bottom``, until the view is back at the bottom.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from rich.segment import Segment
 from textual import events
 from textual.geometry import Size
 from textual.message import Message
@@ -24,11 +32,24 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from pi_tui.tui.widgets.message_render import RenderContext, blank_strip
+from pi_tui.tui.widgets.message_render import NULL_STYLE, RenderContext, blank_strip
+from pi_tui.tui.widgets.transcript_geometry import HeightTable
 from pi_tui.tui.widgets.transcript_items import NoticeItem, TranscriptItem
 
 FLUSH_INTERVAL = 0.04  # seconds; the tail of a streaming message re-renders at most ~25 times a second
 MAX_CACHED_ITEMS = 300  # rendered items kept in memory; older off-screen renders are dropped (re-rendered on view)
+NEW_OUTPUT_LABEL = "↓ new output below ({key})"
+
+
+@dataclass(frozen=True)
+class _ViewAnchor:
+    """What a scrolled-up view keeps at its top line: ``row`` of ``item``, captured when the item was
+    ``height`` lines high at ``width`` columns (after a width change the row is scaled to the new height)."""
+
+    item: TranscriptItem
+    row: int
+    height: int
+    width: int
 
 
 class Transcript(ScrollView, can_focus=False):
@@ -51,19 +72,21 @@ class Transcript(ScrollView, can_focus=False):
             super().__init__()
             self.item = item
 
-    def __init__(self, ctx: RenderContext, **kwargs: object) -> None:
+    def __init__(self, ctx: RenderContext, bottom_key: str = "Ctrl+End", **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.ctx = ctx
+        self.bottom_key = bottom_key  # shown in the "new output below" line (the app passes its keymap's key)
+        self.unseen_below = False  # output arrived below the view since the user scrolled up
+        self._following = True
+        self._view_anchor: _ViewAnchor | None = None
+        self._quiet = 0  # > 0 while the widget moves its own scroll position (no anchor re-capture)
         self.items: list[TranscriptItem] = []
-        self._heights: list[int] = []
-        self._offsets: list[int] = [0]  # _offsets[i] = first line of item i; last entry = total height
-        self._offsets_valid = 0  # offsets are valid for indices <= this
+        self._table = HeightTable()
         self._width = 0
         self._dirty: set[int] = set()
         self._index: dict[int, int] = {}  # id(item) -> index
         self._flush_timer: Timer | None = None
         self._cached: OrderedDict[int, TranscriptItem] = OrderedDict()
-        self.following = True
         self._laid_out = False
         self._rescroll_pending = False
         self.render_count = 0  # items rendered (for tests and benchmarks)
@@ -74,45 +97,27 @@ class Transcript(ScrollView, can_focus=False):
         """Width the items are rendered at (the region minus the scrollbar)."""
         return max(10, (self.size.width or 81) - self.styles.scrollbar_size_vertical)
 
-    def _offsets_upto(self, i: int) -> None:
-        offs = self._offsets
-        start = self._offsets_valid
-        if start >= i:
-            return
-        for k in range(start, i):
-            offs[k + 1] = offs[k] + self._heights[k]
-        self._offsets_valid = i
-
     @property
     def total_height(self) -> int:
         """Lines of the whole transcript (some heights may be estimates)."""
-        self._offsets_upto(len(self.items))
-        return self._offsets[len(self.items)]
-
-    def _set_height(self, i: int, h: int) -> None:
-        if self._heights[i] != h:
-            self._heights[i] = h
-            self._offsets_valid = min(self._offsets_valid, i)
+        return self._table.total
 
     def item_at_line(self, y: int) -> tuple[int, int] | None:
         """``(item index, line within item)`` for transcript line ``y``, or ``None``."""
-        if not self.items or y < 0:
-            return None
-        n = len(self.items)
-        self._offsets_upto(n)
-        if y >= self._offsets[n]:
-            return None
-        i = bisect_right(self._offsets, y, 0, n + 1) - 1
-        i = min(i, n - 1)
-        return i, y - self._offsets[i]
+        return self._table.at_line(y)
 
     def item_top(self, item: TranscriptItem) -> int | None:
         """First transcript line of ``item`` (or ``None`` if absent)."""
         i = self._index.get(id(item))
         if i is None:
             return None
-        self._offsets_upto(i)
-        return self._offsets[i]
+        return self._top_of(i)
+
+    def _top_of(self, i: int) -> int:
+        return self._table.top(i)
+
+    def _viewport_height(self) -> int:
+        return self.scrollable_content_region.height or self.size.height or 24
 
     def _sync_virtual_size(self) -> None:
         size = Size(self._width or self.content_width, self.total_height)
@@ -120,14 +125,97 @@ class Transcript(ScrollView, can_focus=False):
             return
         viewport = self.scrollable_content_region.height
         crosses = (self.virtual_size.height > viewport) != (size.height > viewport)
-        if self._laid_out and not crosses:
-            # A changed height must not re-run the whole screen's layout (Widget.virtual_size is a layout
-            # reactive): while the scrollbar's visibility stays the same only the scroll range changes.
-            self.set_reactive(Widget.virtual_size, size)
-            self._scroll_update(size)
-            self.refresh()
+        self._quiet += 1
+        try:
+            if self._laid_out and not crosses:
+                # A changed height must not re-run the whole screen's layout (Widget.virtual_size is a layout
+                # reactive): while the scrollbar's visibility stays the same only the scroll range changes.
+                self.set_reactive(Widget.virtual_size, size)
+                self._scroll_update(size)
+                self.refresh()
+            else:
+                self.virtual_size = size
+        finally:
+            self._quiet -= 1
+
+    # ----------------------------------------------------------------- following and the view anchor
+    @property
+    def following(self) -> bool:
+        """True while the view sticks to the end (new output scrolls into view)."""
+        return self._following
+
+    @following.setter
+    def following(self, value: bool) -> None:
+        self._following = value
+        if value:
+            self._view_anchor = None
+            if self.unseen_below:
+                self.unseen_below = False
+                self.refresh()
+
+    def _capture_anchor(self) -> None:
+        """Remember the item (and row) at the top line; called when the user moved the view."""
+        found = None if self._following else self.item_at_line(int(self.scroll_y))
+        if found is None:
+            self._view_anchor = None
+            return
+        i, row = found
+        self._view_anchor = _ViewAnchor(self.items[i], row, self._table.heights[i], self._width)
+
+    def _anchor_y(self) -> int | None:
+        """Scroll position that puts the anchor back at the top line (``None`` without a live anchor)."""
+        anchor = self._view_anchor
+        if anchor is None:
+            return None
+        i = self._index.get(id(anchor.item))
+        if i is None:
+            return None
+        h = self._table.heights[i]
+        row = anchor.row if anchor.width == self._width else anchor.row * h // max(1, anchor.height)
+        return self._top_of(i) + max(0, min(row, h - 1))
+
+    def _scroll_quietly(self, y: float) -> None:
+        self._quiet += 1
+        try:
+            self.scroll_to(y=y, animate=False, immediate=True)
+        finally:
+            self._quiet -= 1
+
+    def _place(self) -> None:
+        """Apply the height table: virtual size, then the scroll position (the end, or the anchor)."""
+        self._sync_virtual_size()
+        if self._following:
+            self._scroll_quietly(max(0, self.total_height - self.scrollable_content_region.height))
         else:
-            self.virtual_size = size
+            y = self._anchor_y()
+            if y is not None:
+                self._scroll_quietly(y)
+        if not self._rescroll_pending:
+            # The scroll above is clamped by the container size, which is stale until a pending layout
+            # (e.g. the scrollbar appearing) has run: place again after the next refresh.
+            self._rescroll_pending = True
+            self.call_after_refresh(self._rescroll)
+        self.refresh()
+
+    def _rescroll(self) -> None:
+        self._rescroll_pending = False
+        target: float
+        if self._following:
+            target = self.max_scroll_y
+        else:
+            anchor_y = self._anchor_y()
+            target = self.scroll_y if anchor_y is None else min(anchor_y, self.max_scroll_y)
+        if int(self.scroll_y) != int(target):
+            self._scroll_quietly(target)
+            self._ensure_visible_rendered()
+
+    def _settle_following(self) -> None:
+        """A scrolled-up view that cannot keep its anchor because the end is in view follows the end again."""
+        if self._following or self._view_anchor is None:
+            return
+        y = self._anchor_y()
+        if y is not None and y > self.max_scroll_y and self.scroll_y >= self.max_scroll_y:
+            self.following = True
 
     # ----------------------------------------------------------------- items
     def add(self, item: TranscriptItem) -> TranscriptItem:
@@ -142,9 +230,9 @@ class Transcript(ScrollView, can_focus=False):
             return last
         self.items.append(item)
         self._index[id(item)] = len(self.items) - 1
-        self._heights.append(item.estimate_height(self._width or 80))
-        self._offsets.append(0)
+        self._table.append(item.guess_height(self.ctx, self._width or 80))
         self._dirty.add(len(self.items) - 1)
+        self._note_output(len(self.items) - 1)
         self._schedule_flush()
         return item
 
@@ -154,46 +242,62 @@ class Transcript(ScrollView, can_focus=False):
         for item in items:
             self.items.append(item)
             self._index[id(item)] = len(self.items) - 1
-            self._heights.append(item.estimate_height(width))
-            self._offsets.append(0)
-        self._after_change(scroll=True)
+            self._table.append(item.guess_height(self.ctx, width))
+        self._note_output(len(self.items) - 1)
+        self._place()
+        self._ensure_visible_rendered()
 
     def clear(self) -> None:
         """Remove every item."""
         self.items.clear()
-        self._heights.clear()
-        self._offsets = [0]
-        self._offsets_valid = 0
+        self._table.clear()
         self._dirty.clear()
         self._index.clear()
         self._cached.clear()
         self.following = True
-        self._after_change(scroll=True)
+        self._place()
 
     def remove_item(self, item: TranscriptItem) -> None:
         """Remove one item (e.g. an unfinished streaming message)."""
         i = self._index.get(id(item))
         if i is None:
             return
+        anchor = self._view_anchor
+        if anchor is not None and anchor.item is item:
+            # Keep the view on what follows the removed item.
+            k = i + 1 if i + 1 < len(self.items) else i - 1
+            self._view_anchor = None if k < 0 else _ViewAnchor(self.items[k], 0, self._table.heights[k], self._width)
         del self.items[i]
-        del self._heights[i]
-        del self._offsets[i + 1]
+        self._table.delete(i)
         self._index = {id(it): k for k, it in enumerate(self.items)}
         self._cached.pop(id(item), None)
         self._dirty = {d if d < i else d - 1 for d in self._dirty if d != i}
-        self._offsets_valid = min(self._offsets_valid, i)
-        self._after_change(scroll=self.following)
+        self._place()
 
-    def item_changed(self, item: TranscriptItem, immediate: bool = False) -> None:
-        """``item``'s data changed; it re-renders on the next flush (or now with ``immediate``)."""
+    def item_changed(self, item: TranscriptItem, immediate: bool = False, new_output: bool = True) -> None:
+        """``item``'s data changed; it re-renders on the next flush (or now with ``immediate``).
+
+        ``new_output=False`` for display-only changes (expand/collapse toggles): they never raise the
+        "new output below" line.
+        """
         i = self._index.get(id(item))
         if i is None:
             return
         self._dirty.add(i)
+        if new_output:
+            self._note_output(i)
         if immediate:
             self.flush()
         else:
             self._schedule_flush()
+
+    def _note_output(self, i: int) -> None:
+        """Item ``i`` got new output: flag it when its end is below a scrolled-up view."""
+        if self._following or self.unseen_below or not self.items or i < 0:
+            return
+        if self._top_of(i) + self._table.heights[i] > int(self.scroll_y) + self._viewport_height():
+            self.unseen_below = True
+            self.refresh()
 
     def invalidate_all(self) -> None:
         """Theme or display flags changed: everything re-renders lazily (visible items now)."""
@@ -211,42 +315,38 @@ class Transcript(ScrollView, can_focus=False):
     # ----------------------------------------------------------------- rendering
     def _visible_range(self, margin: int) -> tuple[int, int]:
         top = int(self.scroll_y)
-        height = self.scrollable_content_region.height or self.size.height or 24
+        height = self._viewport_height()
         first = self.item_at_line(max(0, top - margin))
         last = self.item_at_line(top + height + margin)
         lo = first[0] if first else max(0, len(self.items) - 1)
         hi = last[0] if last else len(self.items) - 1
         return lo, hi
 
+    def _render_item(self, i: int, width: int) -> bool:
+        """Render item ``i`` at ``width`` (a no-op when cached) and store its exact height; True if it changed."""
+        item = self.items[i]
+        if not item.is_cached(self.ctx, width):
+            item.strips(self.ctx, width)
+            self._note_rendered(item)
+        self._dirty.discard(i)
+        return self._table.set(i, len(item.strips(self.ctx, width)))
+
     def flush(self) -> None:
         """Render dirty items that are on screen (or all dirty ones while following the tail)."""
         if not self.is_mounted or not self.items:
-            self._after_change(scroll=self.following)
+            self._place()
             return
-        if not self._dirty:
-            self._ensure_visible_rendered()
-            return
-        width = self._width or self.content_width
-        lo, hi = self._visible_range(margin=self.size.height)
-        anchor_shift = 0
-        top = int(self.scroll_y)
-        for i in sorted(self._dirty):
-            if i >= len(self.items):
-                continue
-            if not (lo <= i <= hi) and not (self.following and i >= lo):
-                # Off-screen and not following: leave it stale; it renders when scrolled into view.
-                self._set_height(i, self._heights[i])
-                continue
-            item = self.items[i]
-            before_top = self._top_of(i)
-            old = self._heights[i]
-            new = len(item.strips(self.ctx, width))
-            self._note_rendered(item)
-            self._set_height(i, new)
-            if before_top < top and not self.following:
-                anchor_shift += new - old
-        self._dirty = {i for i in self._dirty if not self.items[i].is_cached(self.ctx, width)} if self.items else set()
-        self._after_change(scroll=self.following, shift=anchor_shift)
+        if self._dirty:
+            width = self._width or self.content_width
+            lo, hi = self._visible_range(margin=self.size.height)
+            for i in sorted(self._dirty):
+                if i >= len(self.items):
+                    self._dirty.discard(i)
+                elif lo <= i <= hi or (self._following and i >= lo):
+                    self._render_item(i, width)
+                # else: off-screen and not following: it stays dirty (and its height a guess) until scrolled
+                # into view.
+            self._place()
         self._ensure_visible_rendered()
 
     def _note_rendered(self, item: TranscriptItem) -> None:
@@ -265,72 +365,28 @@ class Transcript(ScrollView, can_focus=False):
                 del self._cached[old_key]
                 old.evict()
 
-    def _top_of(self, i: int) -> int:
-        self._offsets_upto(i)
-        return self._offsets[i]
-
-    def _after_change(self, scroll: bool, shift: int = 0) -> None:
-        self._sync_virtual_size()
-        if scroll:
-            self.scroll_to(y=max(0, self.total_height - self.scrollable_content_region.height),
-                           animate=False, immediate=True)
-            if not self._rescroll_pending:
-                # The scroll above is clamped by the container size, which is stale until a pending layout
-                # (e.g. the scrollbar appearing) has run: scroll again after the next refresh.
-                self._rescroll_pending = True
-                self.call_after_refresh(self._rescroll)
-        elif shift:
-            self.scroll_to(y=self.scroll_y + shift, animate=False, immediate=True)
-        self.refresh()
-
-    def _rescroll(self) -> None:
-        self._rescroll_pending = False
-        if self.following and self.scroll_y < self.max_scroll_y:
-            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
-            self._ensure_visible_rendered()
-
     def _ensure_visible_rendered(self) -> None:
         """Render items in (and one page around) the viewport at the current width; fix heights and scroll."""
         if not self.items or not self.is_mounted:
             return
         width = self._width or self.content_width
-        for _ in range(4):
+        for _ in range(6):
             lo, hi = self._visible_range(margin=self.size.height)
-            top = int(self.scroll_y)
-            shift = 0
             changed = False
             for i in range(lo, hi + 1):
-                item = self.items[i]
-                if item.is_cached(self.ctx, width):
-                    continue
-                old = self._heights[i]
-                item_top = self._top_of(i)
-                new = len(item.strips(self.ctx, width))
-                self._note_rendered(item)
-                self._dirty.discard(i)
-                if new != old:
-                    changed = True
-                    self._set_height(i, new)
-                    if item_top < top and not self.following:
-                        shift += new - old
+                changed = self._render_item(i, width) or changed
             if not changed:
                 break
-            self._after_change(scroll=self.following, shift=shift)
+            self._place()
+        self._settle_following()
 
     def on_resize(self, event: events.Resize) -> None:
         self._laid_out = True
         width = self.content_width
         if width != self._width:
-            old = self._width
             self._width = width
-            for i, item in enumerate(self.items):
-                hint = item.height_hint
-                if hint is not None and old:
-                    self._heights[i] = max(1, hint * old // width)
-                else:
-                    self._heights[i] = item.estimate_height(width)
-            self._offsets_valid = 0
-        self._after_change(scroll=self.following)
+            self._table.set_all([item.guess_height(self.ctx, width) for item in self.items])
+        self._place()
         self._ensure_visible_rendered()
 
     def on_mount(self) -> None:
@@ -338,12 +394,26 @@ class Transcript(ScrollView, can_focus=False):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        self.following = new_value >= self.max_scroll_y - 1
+        if not self._quiet:
+            # The user (wheel, scrollbar, keys) moved the view.
+            self.following = new_value >= self.max_scroll_y - 1
+            self._capture_anchor()
         if round(old_value) != round(new_value):
             self.call_later(self._ensure_visible_rendered)
 
+    def _new_output_strip(self, width: int) -> Strip:
+        t = self.ctx.theme
+        label = f" {NEW_OUTPUT_LABEL.format(key=self.bottom_key)} "[:width]
+        left = max(0, (width - len(label)) // 2)
+        style = t.fg("accent", bold=True) + t.bg("selectedBg")
+        segments = [Segment(" " * left, NULL_STYLE), Segment(label, style),
+                    Segment(" " * max(0, width - left - len(label)), NULL_STYLE)]
+        return Strip(segments, width)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
+        if self.unseen_below and not self._following and y == self._viewport_height() - 1:
+            return self._new_output_strip(width)
         line = int(self.scroll_y) + y
         found = self.item_at_line(line)
         if found is None:
@@ -353,11 +423,8 @@ class Transcript(ScrollView, can_focus=False):
         if not item.is_cached(self.ctx, self._width or width):
             # Rendered lazily here only if the pre-render pass missed it; geometry is fixed next refresh.
             self.call_later(self._ensure_visible_rendered)
-            if item.height_hint is None:
-                return blank_strip(width)
-            strips = item._strips
-        else:
-            strips = item.strips(self.ctx, self._width or width)
+            return blank_strip(width)
+        strips = item.strips(self.ctx, self._width or width)
         if row >= len(strips):
             return blank_strip(width)
         # Hand Textual a fresh Strip: it caches crop/extend results on the strip itself (often the strip itself, a
@@ -368,12 +435,15 @@ class Transcript(ScrollView, can_focus=False):
 
     # ----------------------------------------------------------------- input
     def on_click(self, event: events.Click) -> None:
+        if self.unseen_below and not self._following and event.y == self._viewport_height() - 1:
+            self.scroll_end_now()
+            return
         found = self.item_at_line(int(self.scroll_y) + event.y)
         if found is None:
             return
         item = self.items[found[0]]
         if item.clickable and item.toggle():
-            self.item_changed(item, immediate=True)
+            self.item_changed(item, immediate=True, new_output=False)
             self.post_message(self.ItemToggled(item))
 
     def scroll_page(self, pages: float) -> None:
@@ -381,16 +451,18 @@ class Transcript(ScrollView, can_focus=False):
         height = max(1, self.scrollable_content_region.height - 1)
         self.scroll_to(y=self.scroll_y + pages * height, animate=False, immediate=True)
         self.following = self.scroll_y >= self.max_scroll_y - 1
+        self._capture_anchor()
 
     def scroll_home_now(self) -> None:
         """Jump to the first line (stops following the tail unless everything fits)."""
         self.scroll_to(y=0, animate=False, immediate=True)
         self.following = self.max_scroll_y <= 1
+        self._capture_anchor()
 
     def scroll_end_now(self) -> None:
         """Jump to the last line and follow the tail again."""
         self.following = True
-        self._after_change(scroll=True)
+        self._place()
         self._ensure_visible_rendered()
 
     def visible_text(self) -> str:

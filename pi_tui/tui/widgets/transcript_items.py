@@ -46,6 +46,9 @@ class TranscriptItem:
         self.version = 0
         self._key: tuple[int, int, int] | None = None
         self._strips: list[Strip] = []
+        self._measured: dict[int, int] = {}  # width -> rendered height, valid for ``_measured_for``
+        self._measured_for: tuple[int, int] | None = None  # (ctx.generation, version) of ``_measured``
+        self._last_measure: tuple[int, int] | None = None  # (width, height) of the latest render, any version
 
     def changed(self) -> None:
         """The item's data changed: its next ``strips`` call re-renders."""
@@ -61,18 +64,42 @@ class TranscriptItem:
         if self._key != key:
             self._strips = self.build(ctx, width) + [blank_strip(width)]
             self._key = key
-            self._last_height = len(self._strips)
+            if self._measured_for != (ctx.generation, self.version):
+                self._measured = {}
+                self._measured_for = (ctx.generation, self.version)
+            self._measured[width] = len(self._strips)
+            self._last_measure = (width, len(self._strips))
         return self._strips
 
     def evict(self) -> None:
-        """Drop the cached strips (memory); the height of the last render is kept as the hint."""
+        """Drop the cached strips (memory); the measured heights are kept."""
         self._strips = []
         self._key = None
 
     @property
     def height_hint(self) -> int | None:
-        """Height of the last render (``None`` before the first)."""
-        return getattr(self, "_last_height", None)
+        """Height of the last render, at whatever width (``None`` before the first)."""
+        return self._last_measure[1] if self._last_measure else None
+
+    def measured_height(self, ctx: RenderContext, width: int) -> int | None:
+        """The exact height ``strips(ctx, width)`` returns, when a render of this very state at ``width`` was
+        seen (even if evicted since); ``None`` otherwise."""
+        if self._measured_for != (ctx.generation, self.version):
+            return None
+        return self._measured.get(width)
+
+    def guess_height(self, ctx: RenderContext, width: int) -> int:
+        """Best known height at ``width`` without rendering: the measured one, else the latest render's height
+        scaled by the ratio of the cheap estimates at the two widths, else the cheap estimate."""
+        exact = self.measured_height(ctx, width)
+        if exact is not None:
+            return exact
+        if self._last_measure is None:
+            return self.estimate_height(width)
+        w0, h0 = self._last_measure
+        if w0 == width:
+            return h0
+        return max(1, round(h0 * self.estimate_height(width) / max(1, self.estimate_height(w0))))
 
     def estimate_height(self, width: int) -> int:
         """Cheap guess of the rendered height, used before an off-screen item is first rendered."""
