@@ -76,11 +76,15 @@ class SwitchingMixin:
         self._emit(SessionInfoChangedEvent(name=manager.get_session_name()))
 
     def get_fork_messages(self) -> list[dict[str, str]]:
-        """User messages of the current branch that can be forked from: ``[{entryId, text}]``."""
+        """User messages that can be forked from, of every branch in the file, in file order:
+        ``[{entryId, text}]`` (messages without text are left out). As pi 0.73.1's
+        ``getUserMessagesForForking`` (it listed only the active branch here before)."""
         out = []
-        for entry in self.session_manager.get_branch():
+        for entry in self.session_manager.get_entries():
             if isinstance(entry, MessageEntry) and message_role(entry.message) == "user":
-                out.append({"entryId": entry.id, "text": message_text(entry.message)})
+                text = message_text(entry.message)
+                if text:
+                    out.append({"entryId": entry.id, "text": text})
         return out
 
     async def fork(self, entry_id: str) -> dict[str, Any]:

@@ -216,19 +216,20 @@ class AnthropicStreamParser:
         w = self.writer
         if isinstance(index, int) and self._blocks.get(index) in self._open:
             self._end_block(self._blocks[index])  # a reused index ends the block that held it
+        scratch = {"index": index} if isinstance(index, int) else {}  # pi's scratch, until the block stops
         if btype == "text":
-            ci = w.open_text()
+            ci = w.open_text(scratch)
             initial = block.get("text")
             if isinstance(initial, str) and initial:
                 w.text_delta(ci, initial)
         elif btype == "thinking":
-            ci = w.open_thinking(thinking="", signature="")
+            ci = w.open_thinking(thinking="", signature="", scratch=scratch)
             initial = block.get("thinking")
             if isinstance(initial, str) and initial:
                 w.thinking_delta(ci, initial)
         elif btype == "redacted_thinking":
             data = block.get("data")
-            ci = w.open_thinking("", data if isinstance(data, str) else "", True)
+            ci = w.open_thinking("", data if isinstance(data, str) else "", True, scratch=scratch)
             w.thinking_delta(ci, REDACTED_THINKING_TEXT)  # streamed so deltas add up to the block text
         elif btype == "tool_use":
             name = str(block.get("name") or "")
@@ -236,7 +237,8 @@ class AnthropicStreamParser:
                 name = from_claude_code_name(name, self.tools)
             initial_input = block.get("input")
             ci = w.open_tool(str(block.get("id") or ""), name,
-                             initial_input if isinstance(initial_input, dict) else {})
+                             initial_input if isinstance(initial_input, dict) else {},
+                             scratch={"partialJson": "", **scratch})
             self._partial_json[ci] = ""
         else:
             return  # server-side blocks are not client content
@@ -269,6 +271,7 @@ class AnthropicStreamParser:
             fragment = str(delta.get("partial_json") or "")
             joined = self._partial_json.get(ci, "") + fragment
             self._partial_json[ci] = joined
+            w.set_scratch(ci, "partialJson", joined)
             w.tool_delta(ci, fragment, parse_streaming_json(joined))
         elif dtype == "signature_delta" and block.type == "thinking":
             block.thinking_signature = (block.thinking_signature or "") + str(delta.get("signature") or "")
@@ -281,6 +284,7 @@ class AnthropicStreamParser:
     def _end_block(self, ci: int) -> None:
         self._open.discard(ci)
         w = self.writer
+        w.drop_scratch(ci)
         block = w.output.content[ci]
         if block.type == "text":
             w.end_text(ci)

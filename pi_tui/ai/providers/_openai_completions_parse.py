@@ -114,7 +114,9 @@ class _CallState:
         self.total += len(fragment)
         grown = self.total - self.parsed_len
         if self.total < REPARSE_ALWAYS_BELOW or grown >= max(8192, self.parsed_len // 20):
-            self.block.arguments = parse_streaming_json(self.text())
+            text = self.text()
+            self.block.arguments = parse_streaming_json(text)
+            self.block.partialArgs = text  # type: ignore[attr-defined]  # pi's scratch field (extra)
             self.parsed_len = self.total
 
     def text(self) -> str:
@@ -305,12 +307,20 @@ class ChunkConsumer:
             state = None
         out = self.output
         if state is None:
-            state = _CallState(ToolCall(id=call_id, name=name, arguments={}))
+            # pi's streaming scratch fields ride along until the block ends: partialArgs (argument text so
+            # far; on the re-parse schedule above 16 KB) and streamIndex (the delta's index, when it had one)
+            block = ToolCall(id=call_id, name=name, arguments={}, partialArgs="")  # type: ignore[call-arg]
+            if idx is not None:
+                block.streamIndex = idx  # type: ignore[attr-defined]
+            state = _CallState(block)
             self.calls.append(state)
             out.content.append(state.block)
             self.stream.push(ToolCallStartEvent(content_index=len(out.content) - 1, partial=out))
         if idx is not None:
             self.by_index[idx] = state
+            extra = state.block.__pydantic_extra__
+            if extra is not None and "streamIndex" not in extra:
+                extra["streamIndex"] = idx
         if call_id:
             if not state.block.id:
                 state.block.id = call_id
@@ -370,11 +380,16 @@ class ChunkConsumer:
         self._push_ends()
 
     def _finalise_calls(self) -> None:
+        """Final ids and arguments; the scratch fields leave every call before any ``*_end`` (as in pi)."""
         for state in self.calls:
             b = state.block
             if not b.id:
                 b.id = f"call_{uuid.uuid4().hex[:24]}"
             b.arguments = parse_streaming_json(state.text())
+            extra = b.__pydantic_extra__
+            if extra:
+                extra.pop("partialArgs", None)
+                extra.pop("streamIndex", None)
 
     def _push_ends(self) -> None:
         out = self.output

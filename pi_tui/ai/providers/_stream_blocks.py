@@ -63,9 +63,10 @@ class BlockWriter:
             self.stream.push(StartEvent(partial=snapshot(self.output)))
 
     # -------------------------------------------------------------- text
-    def open_text(self) -> int:
-        """Append an empty text block; returns its content index."""
-        self.output.content.append(TextContent(text=""))
+    def open_text(self, scratch: dict[str, Any] | None = None) -> int:
+        """Append an empty text block (``scratch``: extra streaming fields, see :meth:`drop_scratch`);
+        returns its content index."""
+        self.output.content.append(TextContent(text="", **(scratch or {})))
         idx = len(self.output.content) - 1
         self.stream.push(TextStartEvent(content_index=idx, partial=self.output))
         return idx
@@ -84,10 +85,11 @@ class BlockWriter:
         self.stream.push(TextEndEvent(content_index=idx, content=block.text, partial=self.output))
 
     # -------------------------------------------------------------- thinking
-    def open_thinking(self, thinking: str = "", signature: str | None = None, redacted: bool | None = None) -> int:
+    def open_thinking(self, thinking: str = "", signature: str | None = None, redacted: bool | None = None,
+                      scratch: dict[str, Any] | None = None) -> int:
         """Append a thinking block (optionally pre-filled, e.g. redacted); returns its content index."""
         self.output.content.append(
-            ThinkingContent(thinking=thinking, thinking_signature=signature, redacted=redacted)
+            ThinkingContent(thinking=thinking, thinking_signature=signature, redacted=redacted, **(scratch or {}))
         )
         idx = len(self.output.content) - 1
         self.stream.push(ThinkingStartEvent(content_index=idx, partial=self.output))
@@ -108,10 +110,11 @@ class BlockWriter:
 
     # -------------------------------------------------------------- tool calls
     def open_tool(self, call_id: str, name: str, arguments: dict[str, Any] | None = None,
-                  thought_signature: str | None = None) -> int:
+                  thought_signature: str | None = None, scratch: dict[str, Any] | None = None) -> int:
         """Append a tool call block (arguments default ``{}``); returns its content index."""
         self.output.content.append(
-            ToolCall(id=call_id, name=name, arguments=dict(arguments or {}), thought_signature=thought_signature)
+            ToolCall(id=call_id, name=name, arguments=dict(arguments or {}), thought_signature=thought_signature,
+                     **(scratch or {}))
         )
         idx = len(self.output.content) - 1
         self.stream.push(ToolCallStartEvent(content_index=idx, partial=self.output))
@@ -132,6 +135,19 @@ class BlockWriter:
         if arguments is not None:
             block.arguments = arguments
         self.stream.push(ToolCallEndEvent(content_index=idx, tool_call=block, partial=self.output))
+
+    def set_scratch(self, idx: int, key: str, value: Any) -> None:
+        """Set the extra streaming field ``key`` of block ``idx`` (pi's ``partialJson`` & co.)."""
+        extra = self.output.content[idx].__pydantic_extra__
+        if extra is not None:
+            extra[key] = value
+
+    def drop_scratch(self, idx: int) -> None:
+        """Remove every streaming scratch field of block ``idx`` (call before its ``*_end``)."""
+        extra = self.output.content[idx].__pydantic_extra__
+        if extra:
+            for key in ("index", "partialJson", "partialArgs", "streamIndex"):
+                extra.pop(key, None)
 
     def has_tool_call(self) -> bool:
         """True when the message holds at least one tool call."""

@@ -18,7 +18,7 @@ import contextlib
 import json
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from pi_tui.coding.messages import message_to_json
@@ -49,7 +49,8 @@ class RpcServer:
         self.writer = writer
         self._tasks: set[asyncio.Task[None]] = set()
         self._prompt_tasks: set[asyncio.Task[None]] = set()
-        session.subscribe(writer.write)
+        self._switching = 0
+        session.subscribe(self._forward)
         self._handlers: dict[str, Handler] = {
             "prompt": RpcServer._prompt,
             "steer": RpcServer._steer,
@@ -83,6 +84,22 @@ class RpcServer:
         }
 
     # ------------------------------------------------------------------ framing
+
+    def _forward(self, event: Any) -> None:
+        """Write a session event, except the state events that pi 0.73.1 does not send while a session is
+        replaced (``new_session``, ``switch_session``, ``fork``, ``clone``: pi builds a new AgentSession and
+        sends nothing; a client reads the new state with ``get_state``). Measured with pi's RpcClient."""
+        if self._switching and _event_type(event) in SWITCH_QUIET_EVENTS:
+            return
+        self.writer.write(event)
+
+    @contextlib.contextmanager
+    def _replacing_session(self) -> Iterator[None]:
+        self._switching += 1
+        try:
+            yield
+        finally:
+            self._switching -= 1
 
     def _respond(self, command: str, request_id: Any, data: Any = None, error: str | None = None,
                  with_data: bool = True) -> None:
@@ -180,7 +197,8 @@ class RpcServer:
         await self.session.abort()
 
     async def _new_session(self, command: dict[str, Any]) -> Any:
-        await self.session.new_session()
+        with self._replacing_session():
+            await self.session.new_session()
         return {"cancelled": False}
 
     async def _get_state(self, command: dict[str, Any]) -> Any:
@@ -265,15 +283,19 @@ class RpcServer:
         return {"path": self.session.export_html(command.get("outputPath"))}
 
     async def _switch_session(self, command: dict[str, Any]) -> Any:
-        await self.session.switch_session(_string_field(command, "sessionPath"))
+        path = _string_field(command, "sessionPath")
+        with self._replacing_session():
+            await self.session.switch_session(path)
         return {"cancelled": False}
 
     async def _fork(self, command: dict[str, Any]) -> Any:
         entry_id = str(command.get("entryId", ""))
-        return await self.session.fork(entry_id)
+        with self._replacing_session():
+            return await self.session.fork(entry_id)
 
     async def _clone(self, command: dict[str, Any]) -> Any:
-        await self.session.clone()
+        with self._replacing_session():
+            await self.session.clone()
         return {"cancelled": False}
 
     async def _get_fork_messages(self, command: dict[str, Any]) -> Any:
@@ -337,9 +359,19 @@ def _images(raw: Any) -> list[Any] | None:
 
 
 def _queue_mode(mode: Any) -> Any:
+    """A steering/follow-up mode, checked (pi 0.73.1 stores any value: DIFFERENCES.md D12)."""
     if mode not in ("all", "one-at-a-time"):
-        raise ValueError(f"Invalid mode: {mode!r} (expected 'all' or 'one-at-a-time')")
+        shown = "missing" if mode is None else json.dumps(mode)
+        raise ValueError(f"Invalid mode: {shown} (expected 'all' or 'one-at-a-time')")
     return mode
+
+
+SWITCH_QUIET_EVENTS = frozenset({"queue_update", "session_info_changed", "model_changed", "thinking_level_changed"})
+"""Session events not written while ``new_session``/``switch_session``/``fork``/``clone`` run (pi sends none)."""
+
+
+def _event_type(event: Any) -> Any:
+    return event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
 
 
 async def _serve(options: dict[str, Any]) -> int:
