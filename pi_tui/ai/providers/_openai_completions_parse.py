@@ -95,7 +95,7 @@ REPARSE_ALWAYS_BELOW = 16_384
 
 
 class _CallState:
-    __slots__ = ("block", "args", "parts", "total", "parsed_len")
+    __slots__ = ("block", "args", "parts", "total", "parsed_len", "starts")
 
     def __init__(self, block: ToolCall) -> None:
         self.block = block
@@ -103,6 +103,8 @@ class _CallState:
         self.parts: list[str] = []
         self.total = 0
         self.parsed_len = 0
+        self.starts: list[int] = []
+        """Offset at which each argument fragment began (for :meth:`repair_resend`)."""
 
     def add(self, fragment: str) -> None:
         """Append a fragment; re-parse the best-effort arguments unless that would make streaming quadratic.
@@ -110,6 +112,7 @@ class _CallState:
         Beyond 16 KB the partial view is refreshed when the text grew by max(8 KB, 5 %) since the last
         parse, so a huge argument (a file write) costs O(n) overall; the final parse is always exact.
         """
+        self.starts.append(self.total)
         self.parts.append(fragment)
         self.total += len(fragment)
         grown = self.total - self.parsed_len
@@ -125,6 +128,36 @@ class _CallState:
             self.args += "".join(self.parts)
             self.parts.clear()
         return self.args
+
+    def repair_resend(self) -> None:
+        """Arguments that do not parse because the server sent the whole object again (vLLM's end-of-stream
+        flush: ``{…}{…}``, ``{{…}``; GLM with MTP: a partial stream, then the complete object) become that
+        object: the first fragment boundary after which the rest is one complete JSON object holding every
+        key parsed so far before it. Valid text is never touched."""
+        text = self.text()
+        if _strict_object(text) is not None:
+            return
+        for start in self.starts[1:]:
+            candidate = _strict_object(text[start:])
+            if candidate is None:
+                continue
+            before = parse_streaming_json(text[:start])
+            if isinstance(before, dict) and set(before) <= set(candidate):
+                self.args = text[start:]
+                self.starts = [0]
+                self.total = len(self.args)
+                return
+
+
+def _strict_object(text: str) -> dict[str, Any] | None:
+    """``text`` parsed strictly as one JSON object, else None."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 class ChunkConsumer:
@@ -274,12 +307,16 @@ class ChunkConsumer:
             if not explicit or state.text().strip():
                 return True
         if args.lstrip().startswith("{") and state.text().strip():
-            try:
-                parse_json_with_repair(state.text())
-                return True
-            except (ValueError, RecursionError):
-                return False
+            return _strict_object(state.text()) is not None
         return False
+
+    @staticmethod
+    def _is_duplicate(state: _CallState, call_id: str, args: str) -> bool:
+        """The delta repeats the call's complete arguments exactly (vLLM's flush after streaming them)."""
+        if not args.lstrip().startswith("{") or (call_id and state.block.id and call_id != state.block.id):
+            return False
+        done = _strict_object(state.text()) if state.text().strip() else None
+        return done is not None and _strict_object(args) == done
 
     def _tool_delta(self, tc: dict[str, Any]) -> None:
         raw_idx = tc.get("index")
@@ -303,7 +340,9 @@ class ChunkConsumer:
         elif idx is None or (not call_id and not name):
             state = self.active
             explicit = False
-        if state is not None and self._starts_new_call(state, call_id, name, args, explicit):
+        if state is not None and args and self._is_duplicate(state, call_id, args):
+            args = ""  # the same arguments again: nothing new for this call
+        elif state is not None and self._starts_new_call(state, call_id, name, args, explicit):
             state = None
         out = self.output
         if state is None:
@@ -385,6 +424,7 @@ class ChunkConsumer:
             b = state.block
             if not b.id:
                 b.id = f"call_{uuid.uuid4().hex[:24]}"
+            state.repair_resend()
             b.arguments = parse_streaming_json(state.text())
             extra = b.__pydantic_extra__
             if extra:
