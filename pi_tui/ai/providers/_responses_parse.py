@@ -132,6 +132,7 @@ class ResponsesStreamParser:
             if it is not None:
                 fragment = str(ev.get("delta") or "")
                 it.partial_json += fragment
+                self.writer.set_scratch(it.ci, "partialJson", it.partial_json)
                 self.writer.tool_delta(it.ci, fragment, parse_streaming_json(it.partial_json))
         elif kind == "response.function_call_arguments.done":
             it = self._item(ev, "function_call")
@@ -196,8 +197,9 @@ class ResponsesStreamParser:
             it = _Item("message", w.open_text(), item)
         elif kind == "function_call":
             call_id = f"{item.get('call_id') or ''}|{item.get('id') or ''}"
-            it = _Item("function_call", w.open_tool(call_id, str(item.get("name") or "")), item)
             initial = item.get("arguments")
+            scratch = {"partialJson": initial if isinstance(initial, str) else ""}  # pi's scratch, until done
+            it = _Item("function_call", w.open_tool(call_id, str(item.get("name") or ""), scratch=scratch), item)
             if isinstance(initial, str) and initial:
                 it.partial_json = initial
                 w.tool_delta(it.ci, initial, parse_streaming_json(initial))
@@ -255,6 +257,7 @@ class ResponsesStreamParser:
     def _args_to(self, it: _Item, arguments: str) -> None:
         previous = it.partial_json
         it.partial_json = arguments
+        self.writer.set_scratch(it.ci, "partialJson", arguments)
         parsed = parse_streaming_json(arguments)
         block = self.writer.output.content[it.ci]
         assert isinstance(block, ToolCall)
@@ -319,6 +322,7 @@ class ResponsesStreamParser:
         else:
             if final and not it.partial_json and isinstance(it.item.get("arguments"), str):
                 self._args_to(it, it.item["arguments"])
+            w.drop_scratch(it.ci)
             w.end_tool(it.ci, parse_streaming_json(it.partial_json) if it.partial_json else {})
 
     def _complete_text(self, ci: int, final_text: str, thinking: bool) -> None:

@@ -219,3 +219,31 @@ def test_partial_args_grow_to_the_arguments_text(tmp_path: Path) -> None:
             assert all(b.startswith(a) for a, b in zip(grown, grown[1:], strict=False))
             assert all(json.dumps(ame["toolCall"]["arguments"], separators=(",", ":")).startswith(a.rstrip("}"))
                        or a == "" for a in grown)
+
+
+def test_openai_responses_tool_calls_carry_partial_json_until_done() -> None:
+    from pi_tui.ai.providers._http import new_output
+    from pi_tui.ai.providers._responses_parse import ResponsesStreamParser
+    from pi_tui.ai.providers._stream_blocks import BlockWriter
+    from pi_tui.ai.types import Model
+
+    model = Model(id="m", api="openai-responses", provider="p", base_url="http://127.0.0.1:9/v1")
+    rec = _Recorder()
+    parser = ResponsesStreamParser(BlockWriter(new_output(model), rec), model)  # type: ignore[arg-type]
+    item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "ls", "arguments": ""}
+    for ev in [
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": '{"p"'},
+        {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": ":1}"},
+        {"type": "response.function_call_arguments.done", "output_index": 0, "arguments": '{"p":1}'},
+        {"type": "response.output_item.done", "output_index": 0, "item": {**item, "arguments": '{"p":1}'}},
+    ]:
+        parser.feed(ev)
+    shapes = [(kind, tuple(b), b.get("partialJson")) for kind, _, b in rec.seen]
+    tool = ("type", "id", "name", "arguments", "partialJson")
+    assert shapes == [
+        ("toolcall_start", tool, ""),
+        ("toolcall_delta", tool, '{"p"'),
+        ("toolcall_delta", tool, '{"p":1}'),
+        ("toolcall_end", ("type", "id", "name", "arguments"), None),
+    ]
