@@ -27,6 +27,7 @@ from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..models import calculate_cost
 from ..types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall, Usage
 from ._http import add_diagnostic
+from ._think_tags import ThinkTagSplitter
 
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
 
@@ -182,6 +183,7 @@ class ChunkConsumer:
         self.active: _CallState | None = None
         self.finish_reason: str | None = None
         self.completion_tokens: int | None = None
+        self.tags = ThinkTagSplitter()
 
     def _index_of(self, block: Any) -> int:
         for i, b in enumerate(self.output.content):
@@ -227,7 +229,7 @@ class ChunkConsumer:
     def _delta(self, delta: dict[str, Any]) -> None:
         content = delta.get("content")
         if isinstance(content, str) and content:
-            self._text(content)
+            self._content(content)
         elif isinstance(content, list):  # Mistral typed parts
             for part in content:
                 if not isinstance(part, dict):
@@ -269,6 +271,22 @@ class ChunkConsumer:
                     state = self.by_id.get(d["id"])
                     if state is not None:
                         state.block.thought_signature = json.dumps(d)
+
+    def _content(self, content: str) -> None:
+        """``delta.content``: ``<think>…</think>`` at its start is thinking (servers that leave reasoning in
+        the content: LM Studio, llama.cpp without a reasoning format, Ollama's R1 builds), the rest text."""
+        for kind, piece in self.tags.feed(content):
+            if kind == "thinking":
+                self._thinking(piece, "reasoning_content")
+            else:
+                self._text(piece)
+
+    def _flush_content(self) -> None:
+        for kind, piece in self.tags.flush():
+            if kind == "thinking":
+                self._thinking(piece, "reasoning_content")
+            else:
+                self._text(piece)
 
     def _text(self, text: str) -> None:
         out = self.output
@@ -375,6 +393,7 @@ class ChunkConsumer:
 
     def finish(self) -> None:
         """Map the stop reason, finalise tool calls (ids, diagnostics) and push every ``*_end`` in block order."""
+        self._flush_content()
         out = self.output
         stop, err = map_finish_reason(self.finish_reason)
         truncated = self.finish_reason == "length" or (
@@ -415,6 +434,7 @@ class ChunkConsumer:
         pi 0.73.1 does the same: the OpenAI SDK ends an aborted stream quietly, pi closes every block, then
         fails with ``Request was aborted`` (pi traces, observation 8). No stop reason, no diagnostics.
         """
+        self._flush_content()
         self._finalise_calls()
         self._push_ends()
 
@@ -449,3 +469,4 @@ def openrouter_error_detail(exc: BaseException) -> str | None:
         if isinstance(meta, dict) and meta.get("raw"):
             return str(meta["raw"])
     return None
+
