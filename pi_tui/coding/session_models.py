@@ -75,8 +75,9 @@ class ModelMixin:
             self.session_manager.append_model_change(model.provider, model.id)
         self.session_manager.append_thinking_level_change(self.thinking_level)
 
-    def set_model(self, model: Model, *, reason: str = "set") -> None:
-        """Switch to ``model``. Raises ``ValueError("No API key for <provider>/<id>")`` without auth."""
+    def set_model(self, model: Model, *, reason: str = "set", announce: bool = True) -> None:
+        """Switch to ``model``. Raises ``ValueError("No API key for <provider>/<id>")`` without auth.
+        ``announce=False``: no ``Model: …`` notification (the TUI announces the switch itself, once)."""
         if not self.models.has_auth(model):
             raise ValueError(f"No API key for {model.provider}/{model.id}")
         previous = self.model
@@ -84,11 +85,12 @@ class ModelMixin:
         self.session_manager.append_model_change(model.provider, model.id)
         self._apply_thinking_level(self.thinking_level, previous_model=previous, switching=True)
         self._emit(ModelChangedEvent(provider=model.provider, model_id=model.id, reason=reason))
-        if not models_are_equal(previous, model):
+        if announce and not models_are_equal(previous, model):
             self.notify("info", f"Model: {model.provider}/{model.id}")
 
-    def cycle_model(self, direction: str = "forward") -> ModelCycleResult | None:
-        """Next (or previous) available model, wrapping; None when there is only one."""
+    def cycle_model(self, direction: str = "forward", *, announce: bool = True) -> ModelCycleResult | None:
+        """Next (or previous) available model, wrapping; None when there is only one (``announce`` as in
+        ``set_model``)."""
         models = self.available_models()
         if len(models) <= 1:
             return None
@@ -96,7 +98,7 @@ class ModelMixin:
         index = next((i for i, m in enumerate(models) if models_are_equal(m, current)), 0)
         step = -1 if direction == "backward" else 1
         target = models[(index + step) % len(models)]
-        self.set_model(target, reason="cycle")
+        self.set_model(target, reason="cycle", announce=announce)
         return ModelCycleResult(model=target, thinking_level=self.thinking_level, is_scoped=False)
 
     def _apply_thinking_level(

@@ -61,7 +61,7 @@ class PiApp(SlashActions, AppActions, App[int]):
     """
 
     TITLE = "π"
-    COMMANDS = App.COMMANDS | {SlashCommandProvider}
+    COMMANDS = {SlashCommandProvider}  # the app's commands only (not Textual's Keys/Screenshot/...)
     COMMAND_PALETTE_BINDING = "f1"
     # Narrow terminals: the tool panel covers the transcript at full width instead of squeezing it into a few
     # columns (its own layer, so the transcript keeps its width and does not re-wrap); wide ones keep the column.
@@ -367,16 +367,6 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.transcript.invalidate_all()
         self.update_prompt_mode()
         self.tool_panel.update_calls()
-
-    def get_system_commands(self, screen: Any) -> Any:
-        """Textual's palette commands, with "Theme" running ``/theme`` (pi themes, not Textual's own)."""
-        from textual.app import SystemCommand
-
-        for command in super().get_system_commands(screen):
-            if command.title == "Theme":
-                yield SystemCommand("Theme", "Change the pi theme (/theme)", lambda: self.run_slash("/theme"))
-            else:
-                yield command
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:

@@ -16,6 +16,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from pi_tui.tui.session_protocol import TuiSession
 
+from pi_tui.tui.commands import classify_submit
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
 from pi_tui.tui.widgets.prompt_input import PromptInput
 from pi_tui.tui.widgets.transcript_items import (
@@ -120,14 +121,20 @@ class AppActions(_Base):
         if text.strip():
             self.run_worker(self.submit_text(text, behaviour))
 
-    async def submit_text(self, text: str, behaviour: str = "steer") -> None:
-        """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle)."""
-        text = text.strip()
+    async def submit_text(self, text: str, behaviour: str = "steer", as_message: bool = False) -> None:
+        """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle). ``as_message``: ``text``
+        was classified already (typed during compaction) and is sent as it is."""
+        slash = classify_submit(text) if not as_message else None
+        text = slash.text if slash is not None else text.strip()
         if not text:
             return
-        if text.startswith("/") and self.run_slash(text):
+        if slash is not None and slash.kind == "command":
+            self.run_slash(text)
             return
-        if text.startswith("!") and len(text.lstrip("!").strip()) > 0:
+        if slash is not None and slash.kind == "unknown":
+            self._refuse_unknown_command(slash.name, slash.suggestion, text)
+            return
+        if slash is not None and text.startswith("!") and len(text.lstrip("!").strip()) > 0:
             exclude = text.startswith("!!")
             await self.run_bash(text[2:].strip() if exclude else text[1:].strip(), exclude)
             return
@@ -158,6 +165,14 @@ class AppActions(_Base):
         except Exception as exc:
             self.add_notice("error", str(exc))
 
+    def _refuse_unknown_command(self, name: str, suggestion: str | None, text: str) -> None:
+        """``/exprot``: say so, suggest the nearest command, and give the text back to the editor to fix."""
+        hint = f" Did you mean /{suggestion}?" if suggestion else " /hotkeys lists the commands."
+        self.add_notice("warning", f"Unknown command: /{name}.{hint} Start with // (or a space) to send a "
+                                   "message that begins with a slash.")
+        if not self.prompt_input.text.strip():
+            self.prompt_input.set_text(text)
+
     def show_local_queue(self) -> None:
         """Show the texts queued during compaction in the queue area (with the session's own queues)."""
         steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
@@ -183,7 +198,7 @@ class AppActions(_Base):
                 await self._queue_to_session(text, mode)
             return
         (_, first), rest = queued[0], queued[1:]
-        worker = self.run_worker(self.submit_text(first), group="prompt")
+        worker = self.run_worker(self.submit_text(first, as_message=True), group="prompt")
         for _ in range(500 if rest else 0):  # the rest joins that run once it streams
             if session.is_streaming or worker.is_finished:
                 break
@@ -192,7 +207,7 @@ class AppActions(_Base):
             if session.is_streaming:
                 await self._queue_to_session(text, mode)
             else:
-                await self.submit_text(text, mode)
+                await self.submit_text(text, mode, as_message=True)
 
     async def _queue_to_session(self, text: str, mode: str) -> None:
         if self.session is None:
@@ -348,7 +363,7 @@ class AppActions(_Base):
         if self.session is None:
             return
         try:
-            result = self.session.cycle_model(direction)
+            result = self.session.cycle_model(direction, announce=False)  # announced once, below
         except Exception as exc:
             self.add_notice("error", str(exc))
             return

@@ -1,8 +1,8 @@
 """Slash command implementations (pi-reference §3.14 "Slash commands"). Mixin of ``PiApp``.
 
-``run_slash(text)`` returns False when ``text`` is not a known command (then it is sent as a prompt).
-Messages follow pi: ``✓ New session started``, ``Session name set: …``, ``Usage: /name <name>``,
-``No agent messages to copy yet.``.
+``run_slash(text)`` returns False when ``text`` is not a known command (the submit flow refuses unknown ones,
+``commands.classify_submit``). Messages follow pi: ``✓ New session started``, ``Session name set: …``,
+``No agent messages to copy yet.``; ``/name`` alone shows the name (also when there is none, DIFFERENCES.md).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ class SlashActions(_Base):
         def now(self) -> float: ...
         def action_toggle_tools(self) -> None: ...
         def action_quit_app(self) -> None: ...
+        async def action_interrupt(self) -> None: ...
 
     def run_slash(self, text: str) -> bool:
         """Run ``/name [arg]``; False when it is not a command."""
@@ -99,7 +100,7 @@ class SlashActions(_Base):
         if model in self.local_models and callable(allow):
             allow(model.provider, model.id, model)  # a local server found by the probe needs no key
         try:
-            session.set_model(model)
+            session.set_model(model, announce=False)  # announced once, below
         except Exception as exc:
             self.add_notice("error", str(exc))
             return
@@ -109,9 +110,20 @@ class SlashActions(_Base):
         self.update_prompt_mode()
 
     async def cmd_new(self, arg: str) -> None:
+        """``/new``; while the agent works it asks first (abort the run and start new, or cancel). Aborting
+        moves the queued messages into the editor, as Escape does."""
         session = self._need_session()
         if session is None:
             return
+        if self.working or session.is_streaming:
+            from pi_tui.tui.modals.confirm import ConfirmModal
+
+            question = "The agent is still working. Abort the run and start a new session?"
+            if not await self.push_screen_wait(ConfirmModal(question, "Abort and start new", "Cancel")):
+                self.add_notice("status", "Kept the current session")
+                return
+            await self.action_interrupt()
+            await maybe_await(session.wait_for_idle())
         await maybe_await(session.new_session())
         self.rebuild_transcript()
         self.queue_view.set_queues([], [])
@@ -168,7 +180,8 @@ class SlashActions(_Base):
             return
         if not arg:
             current = session.session_name
-            self.add_notice("info", f"Session name: {current}" if current else "Usage: /name <name>")
+            self.add_notice("info", f"Session name: {current}" if current
+                            else "Session name: (unnamed) · /name <name> sets one")
             return
         session.set_session_name(arg)
         self.add_notice("info", f"Session name set: {arg}")

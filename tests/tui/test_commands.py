@@ -54,7 +54,7 @@ async def test_name_session_copy_export_hotkeys(tmp_path: Path, monkeypatch: pyt
         assert copied == ["The **answer** is 42."]
         assert "OSC 52" in transcript_text(app)
         await _run(pilot, "/name")
-        assert "Usage: /name <name>" in transcript_text(app)
+        assert "Session name: (unnamed) · /name <name> sets one" in transcript_text(app)
         await _run(pilot, "/name refactor run")
         await wait_until(pilot, lambda: app.footer.data.session_name == "refactor run")
         assert "Session name set: refactor run" in transcript_text(app)
@@ -231,10 +231,16 @@ async def test_palette_theme_command_opens_the_pi_theme_picker(tmp_path: Path) -
     app = make_app(session)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
-        commands = {c.title: c for c in app.get_system_commands(app.screen)}
-        commands["Theme"].callback()
-        await pilot.pause(0.2)
+        from textual.command import CommandPalette
+
         from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker
+
+        await pilot.press("f1")  # the palette lists /theme (pi themes); Textual's own theme command is gone
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"/theme")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FuzzyPicker))
 
         assert isinstance(app.screen, FuzzyPicker) and app.screen.title_text == "Select theme"
         await pilot.press(*"light", "enter")

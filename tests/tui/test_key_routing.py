@@ -19,7 +19,7 @@ from pi_tui.tui.widgets.transcript_items import ToolItem
 
 from .helpers import make_app, make_session, wait_until
 
-KEY_NAMES = {" ": "space", ".": "full_stop", ",": "comma", "-": "minus"}
+KEY_NAMES = {" ": "space", ".": "full_stop", ",": "comma", "-": "minus", "/": "slash"}
 
 
 def keys_for(text: str) -> list[str]:

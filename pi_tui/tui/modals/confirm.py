@@ -1,0 +1,62 @@
+"""A small yes/no modal (``/new`` while the agent works: abort and start new, or cancel).
+
+Dismissed with ``True`` for the confirming button and ``False`` for cancel (the cancel button, Escape, ``n``);
+the cancel button has focus first, so a stray Enter never discards a run.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmModal(ModalScreen[bool]):
+    """``question`` with a confirming button (``confirm`` label) and a cancel button."""
+
+    DEFAULT_CSS = """
+    ConfirmModal { align: center middle; }
+    ConfirmModal > Vertical {
+        width: 64; max-width: 100%; height: auto; border: round $warning; background: $surface; padding: 0 1;
+    }
+    ConfirmModal #confirm-question { width: 100%; margin: 0 0 1 0; }
+    ConfirmModal Horizontal { width: auto; height: auto; }
+    ConfirmModal Button { margin: 0 1 0 0; min-width: 10; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("n", "cancel", "Cancel", show=False),
+        Binding("y", "confirm", "Confirm", show=False),
+        Binding("left,right", "switch", "Switch", show=False),
+    ]
+
+    def __init__(self, question: str, confirm: str = "OK", cancel: str = "Cancel") -> None:
+        super().__init__()
+        self.question = question
+        self.confirm_label = confirm
+        self.cancel_label = cancel
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="confirm-question")
+            with Horizontal():
+                yield Button(self.confirm_label, variant="warning", id="confirm-yes")
+                yield Button(self.cancel_label, id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_switch(self) -> None:
+        self.focus_next()
