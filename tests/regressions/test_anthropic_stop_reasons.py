@@ -187,3 +187,29 @@ async def test_session_compacts_and_retries_after_a_context_window_exceeded_stop
     assert rec.of("compaction_end")[0]["willRetry"] is True
     assert session.get_last_assistant_text() == "recovered"
     assert not any(m.role == "assistant" and m.stop_reason == "length" for m in session.messages)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("finish", "stop"), [
+    ("eos", "stop"), ("eos_token", "stop"), ("stop_sequence", "stop"), ("end_turn", "stop"), ("end", "stop"),
+    ("max_tokens", "length"), ("tool_use", "toolUse"),
+])
+async def test_openai_compatible_servers_other_words_for_a_normal_end(
+    monkeypatch: pytest.MonkeyPatch, finish: str, stop: str
+) -> None:
+    """Together sends ``eos`` (openai-dotnet#267), TGI ``eos_token``/``stop_sequence`` (TGI#2344), Ollama and
+    LM Studio ``end`` (pi#2116), Anthropic-backed proxies ``end_turn``/``max_tokens``/``tool_use``: the answer
+    used to end as an error (``Provider finish_reason: eos``) and leave the context."""
+    model = Model(id="m", api="openai-completions", provider="together", base_url="https://api.together.xyz/v1")
+    call = {"index": 0, "id": "c", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+    delta = {"content": "answer"} if stop != "toolUse" else {"tool_calls": [call]}
+    body = chat_sse({"choices": [{"index": 0, "delta": delta}]},
+                    {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=ByteChunks([body]))
+
+    install_handler(monkeypatch, handler)
+    msg = await openai_completions.stream(model, Context(messages=[UserMessage(content="go")]),
+                                          StreamOptions(api_key="k")).result()
+    assert (msg.stop_reason, msg.error_message) == (stop, None)

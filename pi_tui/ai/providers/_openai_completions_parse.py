@@ -67,13 +67,20 @@ def _int(v: Any) -> int:
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
 
 
+NORMAL_END_REASONS = frozenset({"stop", "end", "eos", "eos_token", "stop_sequence", "end_turn"})
+"""``finish_reason`` values that mean the model ended normally: OpenAI's ``stop``; ``end`` (Ollama, LM Studio:
+pi#2116); ``eos`` (Together: openai-dotnet#267); ``eos_token``/``stop_sequence`` (Hugging Face TGI:
+text-generation-inference#2344, spring-ai#4900); ``end_turn`` (Anthropic-backed proxies, which also pass
+``max_tokens`` and ``tool_use`` through). pi 0.73.1 knows only ``stop``/``end`` (DIFFERENCES.md P7)."""
+
+
 def map_finish_reason(reason: str | None) -> tuple[str, str | None]:
     """``(stop_reason, error_message)`` for a ``finish_reason`` (pi-reference §1.18)."""
-    if reason is None or reason in ("stop", "end"):
+    if reason is None or reason in NORMAL_END_REASONS:
         return "stop", None
-    if reason in ("length", "model_context_window_exceeded"):
+    if reason in ("length", "max_tokens", "model_context_window_exceeded"):
         return "length", None
-    if reason in ("tool_calls", "function_call"):
+    if reason in ("tool_calls", "function_call", "tool_use"):
         return "toolUse", None
     return "error", f"Provider finish_reason: {reason}"
 
@@ -396,7 +403,7 @@ class ChunkConsumer:
         self._flush_content()
         out = self.output
         stop, err = map_finish_reason(self.finish_reason)
-        truncated = self.finish_reason == "length" or (
+        truncated = stop == "length" or (
             self.max_tokens is not None
             and self.completion_tokens is not None
             and self.completion_tokens >= self.max_tokens > 0
