@@ -19,6 +19,7 @@ BENCHMARKS = [
     "idle_cpu.py",
     "tui_stream.py",
     "tui_long_session.py",
+    "typing_burst.py",
 ]
 
 

@@ -30,6 +30,7 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
     "tui_long_session.py": ("tui_long_session.json", {"process_to_interactive_s", "page_p95_ms", "append_median_ms",
                                                       "rss_peak_mb", "markers_expected", "markers_missing_count",
                                                       "base_app_to_interactive_s", "ratio_page"}),
+    "typing_burst.py": ("typing_burst.json", {"chars", "seconds", "chars_per_s", "cpu_s", "whole_and_in_order"}),
 }
 
 

@@ -70,6 +70,9 @@ class AppActions(_Base):
         if message.text is not None:  # submit / follow-up: the text the editor held at that key
             self._submit(message.text, "follow_up" if message.action == "app.message.followUp" else "steer")
             return
+        if message.action == "app.clear" and message.cleared:
+            self.action_clear(clear_editor=False)
+            return
         self.dispatch_action(message.action)
 
     def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
@@ -294,14 +297,16 @@ class AppActions(_Base):
         if self.prompt_input.text.startswith("!"):
             self.prompt_input.set_text("")
 
-    def action_clear(self) -> None:
-        """Ctrl+C: clear the editor; twice within 500 ms quits."""
+    def action_clear(self, clear_editor: bool = True) -> None:
+        """Ctrl+C: clear the editor; twice within 500 ms quits. ``clear_editor=False`` when the editor has
+        already cleared itself at key time (keys typed after Ctrl+C in the same burst stay)."""
         now = self.now()
         if now - self._last_clear < DOUBLE_PRESS:
             self.action_quit_app()
             return
         self._last_clear = now
-        self.prompt_input.set_text("")
+        if clear_editor:
+            self.prompt_input.set_text("")
 
     def action_quit_app(self) -> None:
         """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit)."""

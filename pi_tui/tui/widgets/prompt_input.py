@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TypeGuard
 
 from textual import events
 from textual.message import Message
@@ -54,6 +55,12 @@ def _is_format_char(character: str | None) -> bool:
     return character is not None and len(character) == 1 and unicodedata.category(character) == "Cf"
 
 
+class _TextKey(events.Key):
+    """A ``Key`` known to carry a character (for type narrowing only)."""
+
+    character: str
+
+
 SUBMIT_ACTIONS = {"tui.input.submit", "app.message.followUp"}
 LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
 
@@ -75,12 +82,14 @@ class PromptInput(TextArea):
     class ActionRequested(Message):
         """A bound key was pressed; ``action`` is a pi action id (``tui.input.submit``...). For the submit
         and follow-up keys ``text`` is what the editor held at that key (pastes expanded; the editor is then
-        cleared): the app handles the message later, after keys typed in the same burst."""
+        cleared): the app handles the message later, after keys typed in the same burst. ``cleared``: the
+        editor has already cleared itself for ``app.clear``."""
 
-        def __init__(self, action: str, text: str | None = None) -> None:
+        def __init__(self, action: str, text: str | None = None, cleared: bool = False) -> None:
             super().__init__()
             self.action = action
             self.text = text
+            self.cleared = cleared  # ``app.clear``: the editor already cleared itself at key time
 
     def __init__(self, keymap: Keymap, escape_delay: float = 0.05, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
@@ -227,6 +236,15 @@ class PromptInput(TextArea):
             self._complete_slash()
             return
         action = self.keymap.action_for(key)
+        if action is None and self._is_text_key(event):
+            # Typing: take this key and every text key queued right behind it as one edit. Per-key edits
+            # re-wrapped the whole line each time (a 5,000-character non-bracketed paste crawled; issue 9).
+            event.stop()
+            event.prevent_default()
+            self._replace_via_keyboard(event.character + self._take_queued_text(), *self.selection)
+            # The editor grows (height: auto) only at the next layout: scroll to the cursor once it has.
+            self.call_after_refresh(self.scroll_cursor_visible)
+            return
         if action is None:
             if _is_format_char(event.character) and not self.read_only:
                 # ZWJ, ZWNJ, tag characters: not "printable" to Textual, which dropped them, so a ZWJ
@@ -241,6 +259,26 @@ class PromptInput(TextArea):
             return await self._edit_key(event)
         event.stop()
         event.prevent_default()
+
+    def _is_text_key(self, event: Message | None) -> TypeGuard[_TextKey]:
+        """True for a key that only inserts its character (printable or a format character, not bound)."""
+        return (isinstance(event, events.Key) and event.character is not None and not self.read_only
+                and (event.is_printable or _is_format_char(event.character)) and event.key not in ("tab", "enter")
+                and self.keymap.action_for(event.key) is None)
+
+    def _take_queued_text(self, limit: int = 100_000) -> str:
+        """Remove the text keys waiting at the head of this widget's queue (in order; stops at any other
+        message) and return their characters."""
+        taken: list[str] = []
+        while len(taken) < limit:
+            pending = self._peek_message()
+            if not self._is_text_key(pending):
+                break
+            self._pending_message = None  # consume it: it is handled here, never dispatched
+            self._message_queue.task_done()
+            self.message_signal.publish(pending)
+            taken.append(pending.character)
+        return "".join(taken)
 
     async def _edit_key(self, event: events.Key) -> None:
         """A key for the text itself: insert it, or run the editor's own binding for it (Backspace, Delete,
@@ -301,6 +339,12 @@ class PromptInput(TextArea):
             return False
         if action == "app.exit" and self.text:
             return False  # Ctrl+D deletes forward when the editor is not empty (pi)
+        if action == "app.clear":
+            # Cleared now, at key time: the app handles the message after keys typed behind it in the same
+            # burst, and clearing then lost them ("gone" Ctrl+C "kept" ended empty).
+            self.set_text("")
+            self.post_message(self.ActionRequested(action, cleared=True))
+            return True
         if action in SUBMIT_ACTIONS:
             self.post_message(self.ActionRequested(action, self.take_text()))
             return True
