@@ -27,6 +27,7 @@ from pi_tui.tui.app_actions import AppActions
 from pi_tui.tui.commands import SlashCommandProvider
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
+from pi_tui.tui.log_setup import FailureReporter, configure_logging
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.slash_actions import SlashActions
@@ -140,6 +141,9 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._footer_pending = False
         self._multi_provider: bool | None = None  # computed once per session (available models)
         self._ui_ready = False
+        self.failures = FailureReporter(lambda text: self.notify(text, severity="error", timeout=15),
+                                        log_file=lambda: self.log_file)
+        self.log_file: Any = None  # the log file's path once ``run_app`` configured it
 
     # ------------------------------------------------------------------ setup
     def _load_theme(self, name: str) -> PiTheme:
@@ -191,6 +195,7 @@ class PiApp(SlashActions, AppActions, App[int]):
             try:
                 self.session = await maybe_await(self.session_factory())
             except Exception as exc:
+                self.failures.log_only("session start", exc)
                 self.session_error = str(exc)
                 for warning in self._startup_warnings:
                     self.add_notice("warning", warning)
@@ -214,7 +219,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.session = session
-        self._unsubscribe = session.subscribe(self.view.handle)
+        self._unsubscribe = session.subscribe(self._on_session_event)
         self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
@@ -319,12 +324,21 @@ class PiApp(SlashActions, AppActions, App[int]):
             self._multi_provider = len({m.provider for m in self._safe_models()}) > 1
         self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider)))
 
+    def _on_session_event(self, event: Any) -> None:
+        """The session listener: apply ``event`` to the widgets; a failure is logged and shown once (it used
+        to reach only an unconfigured logger under Textual's stderr redirect, and nobody saw it)."""
+        try:
+            self.view.handle(event)
+        except Exception as exc:
+            self.failures.report("session listener", exc, detail=f"event {getattr(event, 'type', '?')}")
+
     def _safe_models(self) -> list[Any]:
         if self.session is None:
             return []
         try:
             return list(self.session.available_models())
-        except Exception:
+        except Exception as exc:
+            self.failures.report("model list", exc)
             return []
 
     def update_offline_notice(self) -> None:
@@ -408,7 +422,9 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
 
         return create_agent_session(**opts)
 
+    log_file = configure_logging()
     app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial)
+    app.log_file = log_file
     app.open_resume_on_start = resume
     result = app.run()
     return int(result or 0)

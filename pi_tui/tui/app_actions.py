@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pi_tui.tui.session_protocol import TuiSession
 
 from pi_tui.tui.commands import classify_submit
+from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
 from pi_tui.tui.widgets.prompt_input import PromptInput
 from pi_tui.tui.widgets.transcript_items import (
@@ -166,6 +167,7 @@ class AppActions(_Base):
                 if not self.session.is_streaming:
                     self.set_working(False)
         except Exception as exc:
+            log.warning("submitting a prompt failed", exc_info=exc)
             self.add_notice("error", str(exc))
 
     def _refuse_unknown_command(self, name: str, suggestion: str | None, text: str) -> None:
@@ -221,6 +223,7 @@ class AppActions(_Base):
             else:
                 await maybe_await(self.session.steer(text))
         except Exception as exc:
+            log.warning("queueing a message failed", exc_info=exc)
             self.add_notice("error", str(exc))
 
     async def run_bash(self, command: str, exclude: bool) -> None:
@@ -241,6 +244,7 @@ class AppActions(_Base):
         try:
             result = await session.execute_bash(command, on_chunk=on_chunk, exclude_from_context=exclude)
         except Exception as exc:
+            log.warning("user bash failed", exc_info=exc)
             item.running = False
             item.output += f"\n{exc}" if item.output else str(exc)
             item.exit_code = 1
@@ -370,6 +374,7 @@ class AppActions(_Base):
         try:
             result = self.session.cycle_model(direction, announce=False)  # announced once, below
         except Exception as exc:
+            log.warning("cycling the model failed", exc_info=exc)
             self.add_notice("error", str(exc))
             return
         if not result:

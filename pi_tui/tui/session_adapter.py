@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pi_tui.tui.log_setup import log
 from pi_tui.tui.widgets.footer import FooterData, tilde
 from pi_tui.tui.widgets.transcript_items import field
 
@@ -33,13 +34,21 @@ def _get(obj: Any, *names: str, default: Any = None) -> Any:
     return default
 
 
+_failed_calls: set[str] = set()
+
+
 def _call(session: Any, name: str) -> Any:
+    """``session.<name>()``, or None when it fails (the footer then shows the figure as absent); the first
+    failure of each method is logged with its traceback (the footer refreshes often: once is enough)."""
     fn = getattr(session, name, None)
     if not callable(fn):
         return None
     try:
         return fn()
-    except Exception:
+    except Exception as exc:
+        if name not in _failed_calls:
+            _failed_calls.add(name)
+            log.warning("session.%s() failed; the footer leaves its figures out", name, exc_info=exc)
         return None
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 from pi_tui.tui import clipboard
 from pi_tui.tui.commands import COMMANDS, parse_slash
 from pi_tui.tui.keymap import DESCRIPTIONS
+from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
 from pi_tui.tui.theme_loader import ThemeError, available_themes
 from pi_tui.tui.widgets.footer import format_tokens
@@ -70,6 +71,7 @@ class SlashActions(_Base):
         try:
             await maybe_await(getattr(self, f"cmd_{name}")(arg))
         except Exception as exc:
+            log.warning("/%s failed", name, exc_info=exc)
             self.add_notice("error", str(exc))
 
     def _need_session(self) -> TuiSession | None:
@@ -102,6 +104,7 @@ class SlashActions(_Base):
         try:
             session.set_model(model, announce=False)  # announced once, below
         except Exception as exc:
+            log.warning("switching the model failed", exc_info=exc)
             self.add_notice("error", str(exc))
             return
         self.add_notice("status", f"Switched to {model.name or model.id}")
@@ -165,6 +168,7 @@ class SlashActions(_Base):
             try:
                 await maybe_await(self.session.switch_session(path))
             except Exception as exc:
+                log.warning("opening a session failed", exc_info=exc)
                 self.add_notice("error", f"Could not open session: {exc}")
                 return
             self.rebuild_transcript()

@@ -12,6 +12,7 @@ shipped in ``pi_tui/themes``.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,8 +139,8 @@ def _guess_dark(name: str, export: dict[str, Any]) -> bool:
         try:
             r, g, b = Color.parse(page).get_truecolor()
             return (0.299 * r + 0.587 * g + 0.114 * b) < 128
-        except Exception:
-            pass
+        except Exception as exc:  # a bad colour: guess from the name instead
+            logging.getLogger("pi_tui.tui").warning("theme %s: bad export.pageBg %r", name, page, exc_info=exc)
     return "light" not in name.lower()
 
 
