@@ -66,11 +66,12 @@ class SwitchingMixin:
         self._record_initial_settings()
         self._emit(SessionInfoChangedEvent(name=None))
 
-    async def switch_session(self, path: str | Path) -> None:
-        """Abort and load another session file (its model and thinking level are restored when possible)."""
+    async def switch_session(self, path: str | Path, manager: SessionManager | None = None) -> None:
+        """Abort and load another session file (its model and thinking level are restored when possible).
+        ``manager``: the file already opened with ``SessionManager.open(path)`` (a UI opens it in a thread)."""
         await self.abort()
         self.clear_queue()
-        manager = SessionManager.open(path)
+        manager = manager if manager is not None else SessionManager.open(path)
         self.session_manager = manager
         self._reload_from_session()
         self._emit(SessionInfoChangedEvent(name=manager.get_session_name()))

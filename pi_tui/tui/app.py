@@ -11,6 +11,7 @@ messages, prompt editor, footer (pi-reference §3.14).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import time
@@ -141,6 +142,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._footer_pending = False
         self._multi_provider: bool | None = None  # computed once per session (available models)
         self._ui_ready = False
+        self.session_changed = asyncio.Event()  # set after each session event and worker state change
         self.failures = FailureReporter(lambda text: self.notify(text, severity="error", timeout=15),
                                         log_file=lambda: self.log_file)
         self.log_file: Any = None  # the log file's path once ``run_app`` configured it
@@ -187,13 +189,16 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.run_worker(self._start_session(), name="session-start", group="startup", exclusive=True)
 
     async def _start_session(self) -> None:
-        if callable(self._branch_source):
-            self.branch = self._branch_source(self.cwd)
+        """Build the session in a thread (it reads settings, auth and the session file), then attach it; the
+        git branch is looked up in another thread (``git`` may be slow). Keys typed meanwhile are taken."""
+        source = self._branch_source
+        if callable(source):
+            self.run_worker(self._find_branch(source), name="git-branch", group="branch", exclusive=True)
         else:
-            self.branch = self._branch_source
+            self.branch = source
         if self.session is None and self.session_factory is not None:
             try:
-                self.session = await maybe_await(self.session_factory())
+                self.session = await maybe_await(await asyncio.to_thread(self.session_factory))
             except Exception as exc:
                 self.failures.log_only("session start", exc)
                 self.session_error = str(exc)
@@ -213,6 +218,14 @@ class PiApp(SlashActions, AppActions, App[int]):
             self.run_slash("/resume")
         for text in self.initial_messages:
             await self.submit_text(text)
+
+    async def _find_branch(self, source: Callable[[str], str | None]) -> None:
+        try:
+            self.branch = await asyncio.to_thread(source, self.cwd)
+        except Exception as exc:
+            self.failures.report("git branch lookup", exc)
+            return
+        self.refresh_footer()
 
     def attach_session(self, session: TuiSession) -> None:
         """Subscribe to ``session`` and show its messages."""
@@ -331,6 +344,8 @@ class PiApp(SlashActions, AppActions, App[int]):
             self.view.handle(event)
         except Exception as exc:
             self.failures.report("session listener", exc, detail=f"event {getattr(event, 'type', '?')}")
+        finally:
+            self.session_changed.set()  # wakes ``wait_for_session``
 
     def _safe_models(self) -> list[Any]:
         if self.session is None:

@@ -9,9 +9,12 @@ the editor's text, joined by blank lines) into the editor, clears the queues and
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.worker import Worker
 
 if TYPE_CHECKING:
     from pi_tui.tui.session_protocol import TuiSession
@@ -54,6 +57,7 @@ class AppActions(_Base):
         compacting: bool
         bash_running: bool
         compaction_queue: list[tuple[str, str]]
+        session_changed: asyncio.Event
 
         def add_notice(self, level: str, text: str) -> Any: ...
         def refresh_footer(self) -> None: ...
@@ -194,25 +198,34 @@ class AppActions(_Base):
         if not queued or self.session is None:
             return
         session = self.session
-        for _ in range(200):  # the session clears its compacting flag right after compaction_end
-            if not session.is_compacting:
-                break
-            await asyncio.sleep(0.01)
+        # The session clears its compacting flag right after emitting compaction_end.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5.0):  # a safety bound only: events end the wait
+                await self.wait_for_session(lambda: not session.is_compacting)
         if will_retry or self.working or session.is_streaming:
             for mode, text in queued:
                 await self._queue_to_session(text, mode)
             return
         (_, first), rest = queued[0], queued[1:]
         worker = self.run_worker(self.submit_text(first, as_message=True), group="prompt")
-        for _ in range(500 if rest else 0):  # the rest joins that run once it streams
-            if session.is_streaming or worker.is_finished:
-                break
-            await asyncio.sleep(0.01)
+        if rest:  # the rest joins that run once it streams (or is sent on its own if the run never starts)
+            await self.wait_for_session(lambda: session.is_streaming or worker.is_finished)
         for mode, text in rest:
             if session.is_streaming:
                 await self._queue_to_session(text, mode)
             else:
                 await self.submit_text(text, mode, as_message=True)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker started or ended: wake ``wait_for_session`` waiters (no polling)."""
+        self.session_changed.set()
+
+    async def wait_for_session(self, predicate: Callable[[], bool]) -> None:
+        """Wait until ``predicate()`` holds, checking it again after every session event and worker state
+        change (``session_changed``; the app sets it). Callers bound the wait with ``asyncio.timeout``."""
+        while not predicate():
+            self.session_changed.clear()
+            await self.session_changed.wait()
 
     async def _queue_to_session(self, text: str, mode: str) -> None:
         if self.session is None:

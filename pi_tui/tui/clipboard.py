@@ -8,6 +8,7 @@ Tools tried in order, when on ``PATH``: ``pbcopy`` (macOS), ``wl-copy`` (Wayland
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -40,9 +41,10 @@ def copy_with_tool(text: str, timeout: float = 2.0) -> str | None:
     return None
 
 
-def copy_text(text: str, osc52: Callable[[str], None]) -> str:
-    """Copy ``text``; returns a user message saying which method worked (pi's ``/copy``)."""
-    tool = copy_with_tool(text)
+async def copy_text(text: str, osc52: Callable[[str], None]) -> str:
+    """Copy ``text``; returns a user message saying which method worked (pi's ``/copy``). The clipboard tools
+    run in a thread (each may take up to its 2 s timeout): the UI's event loop never waits on them."""
+    tool = await asyncio.to_thread(copy_with_tool, text)
     if tool:
         return f"Copied last response to clipboard ({tool})"
     osc52(text)

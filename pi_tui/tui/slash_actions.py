@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -139,13 +140,17 @@ class SlashActions(_Base):
         session = self._need_session()
         if session is None:
             return
-        infos = self._session_infos()
+        infos = await self._session_infos()
         if not infos:
             self.add_notice("status", "No previous sessions in this project")
             return
         self.push_screen(SessionPicker(infos), self._session_chosen)
 
-    def _session_infos(self) -> list[Any]:
+    async def _session_infos(self) -> list[Any]:
+        """This project's other sessions. Listing reads every session file, so it runs in a thread: keys
+        typed meanwhile reach the editor (a large session directory froze the UI)."""
+        from pathlib import Path
+
         from pi_tui.coding.session.listing import list_sessions_in_dir
 
         if self.session is None:
@@ -153,10 +158,9 @@ class SlashActions(_Base):
         directory = self.session.session_manager.session_dir
         if not directory:
             return []
-        from pathlib import Path
-
         current = self.session.session_file
-        return [i for i in list_sessions_in_dir(Path(directory)) if str(i.path) != str(current)]
+        infos = await asyncio.to_thread(list_sessions_in_dir, Path(directory))
+        return [i for i in infos if str(i.path) != str(current)]
 
     def _session_chosen(self, path: Any) -> None:
         if path is None:
@@ -165,8 +169,11 @@ class SlashActions(_Base):
         async def switch() -> None:
             if self.session is None:
                 return
+            from pi_tui.coding.session.session_manager import SessionManager
+
             try:
-                await maybe_await(self.session.switch_session(path))
+                manager = await asyncio.to_thread(SessionManager.open, path)  # reads the file off the loop
+                await self.session.switch_session(path, manager=manager)
             except Exception as exc:
                 log.warning("opening a session failed", exc_info=exc)
                 self.add_notice("error", f"Could not open session: {exc}")
@@ -238,7 +245,7 @@ class SlashActions(_Base):
         if not text:
             self.add_notice("info", "No agent messages to copy yet.")
             return
-        self.add_notice("info", clipboard.copy_text(text, self.copy_to_clipboard))
+        self.add_notice("info", await clipboard.copy_text(text, self.copy_to_clipboard))
 
     async def cmd_theme(self, arg: str) -> None:
         from pathlib import Path
