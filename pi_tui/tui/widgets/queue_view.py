@@ -1,28 +1,39 @@
 """Queued messages above the editor (pi-reference §3.14 "Queued message display").
 
 One dim line per item, ``Steering: <text>`` then ``Follow-up: <text>`` (first line, truncated), then
-``↳ <dequeue key> to edit all queued messages``. Hidden when both queues are empty. The data is the session's
+``↳ <dequeue key> to edit all queued messages``; when the rows do not hold every item (short terminals), the
+hint counts the rest (``↳ +2 more · …``). Hidden when both queues are empty. The data is the session's
 ``queue_update`` snapshot, kept separate from the widget.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from pi_tui.tui.theme_loader import PiTheme
 
 
-def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str) -> list[tuple[str, str]]:
-    """``(kind, text)`` lines to show; kind is ``steer``, ``follow`` or ``hint``."""
-    lines: list[tuple[str, str]] = []
-    for text in steering:
-        lines.append(("steer", "Steering: " + _first_line(text)))
-    for text in follow_up:
-        lines.append(("follow", "Follow-up: " + _first_line(text)))
-    if lines:
-        lines.append(("hint", f"↳ {dequeue_key} to edit all queued messages"))
-    return lines
+def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
+                max_rows: int | None = None) -> list[tuple[str, str]]:
+    """``(kind, text)`` lines to show; kind is ``steer``, ``follow`` or ``hint``.
+
+    ``max_rows`` (the rows the widget has; ``None``: unlimited) keeps the hint line whatever the height: when
+    the items do not all fit, the first ones are shown and the hint says how many more are queued
+    (``↳ +2 more · Alt+Up to edit all queued messages``), so a short terminal never hides messages silently.
+    """
+    items: list[tuple[str, str]] = [("steer", "Steering: " + _first_line(t)) for t in steering]
+    items += [("follow", "Follow-up: " + _first_line(t)) for t in follow_up]
+    if not items:
+        return []
+    hint = f"{dequeue_key} to edit all queued messages"
+    if max_rows is None or len(items) + 1 <= max_rows:
+        return [*items, ("hint", f"↳ {hint}")]
+    if max_rows <= 0:
+        return []
+    shown = items[: max_rows - 1]
+    return [*shown, ("hint", f"↳ +{len(items) - len(shown)} more · {hint}")]
 
 
 def _first_line(text: str) -> str:
@@ -62,11 +73,16 @@ class QueueView(Widget):
         self.follow_up = list(follow_up)
         self._update_display()
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Every line (the CSS ``max-height`` then caps it; ``render`` fits the lines into what is left)."""
+        return len(queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
+                               self.dequeue_key))
+
     def render(self) -> Text:
         t = self.pi_theme
         styles = {"steer": t.fg("muted"), "follow": t.fg("muted"), "hint": t.fg("dim", italic=True)}
         lines = queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
-                            self.dequeue_key)
+                            self.dequeue_key, max_rows=self.size.height or None)
         width = max(10, self.size.width - 2)
         out = []
         for kind, text in lines:

@@ -144,6 +144,28 @@ def build_queue() -> Scenario:
     return app, drive, SIZE
 
 
+def build_narrow_queue() -> Scenario:
+    """Four queued messages at 60x16: the capped queue shows one and counts the rest next to the hint."""
+    session, _ = snapshot_session()
+    app = make_app(session)
+
+    async def drive(pilot: Any) -> None:
+        await settle(pilot)
+        call = faux_tool_call("bash", {"command": "npm test"}, id="call_npm")
+        msg = faux_assistant_message([faux_text("Running the tests."), call], stop_reason="toolUse")
+        user = UserMessage(content=[TextContent(text="Run the tests")])
+        _emit(app, AgentStartEvent(), MessageStartEvent(message=user), MessageEndEvent(message=user),
+              MessageStartEvent(message=msg), MessageEndEvent(message=msg),
+              ToolExecutionStartEvent(tool_call_id="call_npm", tool_name="bash", args=call.arguments),
+              QueueUpdateEvent(steering=["Use the --runInBand flag", "Skip the e2e suite"],
+                               follow_up=["Then update CHANGELOG.md", "And bump the version"]))
+        await pilot.pause(0.1)
+        app.transcript.flush()
+        await pilot.pause()
+
+    return app, drive, (60, 16)
+
+
 DIFF = "\n".join([
     "--- a/src/app.py",
     "+++ b/src/app.py",
@@ -240,6 +262,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "tool_panel": build_tool_panel,
     "narrow_tool_panel": build_narrow_tool_panel,
     "queue": build_queue,
+    "narrow_queue": build_narrow_queue,
     "notification_artifact": build_notification_artifact,
     "error_reply": build_error_reply,
     "model_picker": build_model_picker,
