@@ -320,17 +320,16 @@ class ChunkConsumer:
     ) -> bool:
         """Whether a delta that matched ``state`` really opens another call.
 
-        ``explicit``: the delta carried the call's own index or id. A name other than the call's is then a
-        new call only once the call's arguments have begun (names stream before arguments, so earlier it is
-        the next piece of the name); a delta found only as "the active call" with another name is a new call.
-        A name equal to the call's, or extending it, is the same call repeating or growing its name.
+        ``explicit``: the delta carried the call's own index or id (kept for callers; the name rule is the
+        same either way). A name other than the call's is a new call only once the call's arguments have begun
+        (names stream before arguments, so earlier it is the next piece of the name). A name equal to the
+        call's, or extending it, is the same call repeating or growing its name.
         """
         b = state.block
         if call_id and b.id and call_id != b.id:
             return True
-        if name and b.name and not name.startswith(b.name):
-            if not explicit or state.text().strip():
-                return True
+        if name and b.name and not name.startswith(b.name) and state.text().strip():
+            return True
         if args.lstrip().startswith("{") and state.text().strip():
             return _strict_object(state.text()) is not None
         return False
