@@ -33,7 +33,7 @@ from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, may
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.slash_actions import SlashActions
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
-from pi_tui.tui.transcript_builder import items_from_messages
+from pi_tui.tui.transcript_builder import items_for_session
 from pi_tui.tui.widgets.footer import Footer
 from pi_tui.tui.widgets.header import Header, offline_notice
 from pi_tui.tui.widgets.message_render import RenderContext
@@ -250,12 +250,11 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.local_models = await probe_local_servers()
 
     def rebuild_transcript(self) -> None:
-        """Re-create every item from ``session.messages`` (session switch, compaction)."""
+        """Re-create every item from the session (its messages and compacted history; session switch, compaction)."""
         self.view.reset()
         self.tool_panel.reset()
         self.transcript.clear()
-        messages = list(self.session.messages) if self.session is not None else []
-        items = items_from_messages(messages)
+        items = items_for_session(self.session) if self.session is not None else []
         self.transcript.extend(items)
         for item in items:
             if isinstance(item, ToolItem):

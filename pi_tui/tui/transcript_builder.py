@@ -3,12 +3,26 @@
 Roles (pi-reference §3.3, DESIGN "Data model"): user, assistant (+ one ``ToolItem`` per tool call), toolResult
 (completes its ``ToolItem``), bashExecution, custom, compactionSummary, branchSummary, and the UI-only
 ``notification`` {level, text} and ``artifact`` {title, kind, content, language?, path?}.
+``items_for_session`` adds the compacted history of the branch, folded under its compaction summary.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from pi_tui.coding.session.context import (
+    branch_summary_message,
+    custom_message_from_entry,
+    ui_message_from_entry,
+)
+from pi_tui.coding.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    MessageEntry,
+    SessionEntryBase,
+)
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
@@ -71,7 +85,9 @@ def item_for_message(message: Any) -> TranscriptItem | None:
         return ArtifactItem(str(field(message, "title", "")), str(field(message, "kind", "text")),
                             str(field(message, "content", "")), field(message, "language"), field(message, "path"))
     if role == "compactionSummary":
-        return SummaryItem("compaction", str(field(message, "summary", "")))
+        tokens = field(message, "tokens_before", field(message, "tokensBefore"))
+        return SummaryItem("compaction", str(field(message, "summary", "")),
+                           tokens_before=tokens if isinstance(tokens, int) else None)
     if role == "branchSummary":
         return SummaryItem("branch summary", str(field(message, "summary", "")))
     if role == "custom":
@@ -97,29 +113,115 @@ def repeats_assistant_error(message: Any, items: list[TranscriptItem]) -> bool:
     return False
 
 
-def items_from_messages(messages: list[Any]) -> list[TranscriptItem]:
-    """All items for a finished message list, tool results attached to their calls."""
-    items: list[TranscriptItem] = []
-    tools: dict[str, ToolItem] = {}
-    for message in messages:
+class _ItemBuilder:
+    """Turns messages into items one at a time: tool results complete their calls, repeated errors are skipped."""
+
+    def __init__(self) -> None:
+        self.items: list[TranscriptItem] = []
+        self.tools: dict[str, ToolItem] = {}
+
+    def add(self, message: Any) -> list[TranscriptItem]:
+        """Append the items for ``message``; returns the new ones."""
+        start = len(self.items)
         role = role_of(message)
         if role == "assistant":
-            items.append(AssistantItem(message, streaming=False))
+            self.items.append(AssistantItem(message, streaming=False))
             for call in tool_calls_of(message):
                 tool = ToolItem(str(field(call, "id", "")), str(field(call, "name", "")), field(call, "arguments"))
                 stop = field(message, "stop_reason")
                 if stop in ("error", "aborted"):
                     tool.status = "error"
                     tool.result_text = field(message, "error_message") or "Operation aborted"
-                tools[tool.tool_call_id] = tool
-                items.append(tool)
+                self.tools[tool.tool_call_id] = tool
+                self.items.append(tool)
         elif role == "toolResult":
-            found = tools.get(str(field(message, "tool_call_id", "")))
+            found = self.tools.get(str(field(message, "tool_call_id", "")))
             if found is not None:
                 apply_tool_result(found, field(message, "content"), field(message, "details"),
                                   bool(field(message, "is_error", False)))
-        elif not repeats_assistant_error(message, items):
+        elif not repeats_assistant_error(message, self.items):
             item = item_for_message(message)
             if item is not None:
-                items.append(item)
+                self.items.append(item)
+        return self.items[start:]
+
+
+def items_from_messages(messages: list[Any]) -> list[TranscriptItem]:
+    """All items for a finished message list, tool results attached to their calls."""
+    builder = _ItemBuilder()
+    for message in messages:
+        builder.add(message)
+    return builder.items
+
+
+def _entry_message(entry: SessionEntryBase) -> Any:
+    """The displayed message of one branch entry (as ``build_session_context(include_ui=True)`` has it)."""
+    if isinstance(entry, MessageEntry):
+        return entry.message
+    if isinstance(entry, CustomMessageEntry):
+        return custom_message_from_entry(entry)
+    if isinstance(entry, BranchSummaryEntry) and entry.summary:
+        return branch_summary_message(entry)
+    if isinstance(entry, CustomEntry):
+        return ui_message_from_entry(entry)
+    return None
+
+
+def items_from_branch(branch: list[SessionEntryBase]) -> list[TranscriptItem]:
+    """Items for a whole session branch (root -> leaf), compacted history included (issue 9 item 4).
+
+    Each compaction entry gets a summary item placed where its kept messages start (as the LLM context has it,
+    pi-reference §3.4); every item before that point which is not already folded under an earlier summary is
+    folded under it. Collapsed, the transcript therefore shows what pi 0.73 shows (summary, kept messages,
+    later ones); expanded, the compacted conversation is back in its place. A ``firstKeptEntryId`` not on the
+    branch folds everything before the compaction.
+    """
+    builder = _ItemBuilder()
+    made_at: dict[int, int] = {}  # id(item) -> position on the branch of the entry that made it
+    position = {entry.id: k for k, entry in enumerate(branch)}
+    for k, entry in enumerate(branch):
+        if isinstance(entry, CompactionEntry):
+            summary = SummaryItem("compaction", entry.summary, tokens_before=entry.tokens_before)
+            kept_at = position.get(entry.first_kept_entry_id or "", k)
+            cut = next((n for n, it in enumerate(builder.items) if made_at[id(it)] >= kept_at), len(builder.items))
+            for item in builder.items[:cut]:
+                if item.fold_owner is None:
+                    item.fold_owner = summary
+                    summary.folded_items.append(item)
+            builder.items.insert(0, summary)
+            made_at[id(summary)] = k
+            continue
+        message = _entry_message(entry)
+        if message is not None:
+            for item in builder.add(message):
+                made_at[id(item)] = k
+    return builder.items
+
+
+def items_for_session(session: Any) -> list[TranscriptItem]:
+    """Items for what the app shows of ``session``: its messages, plus the compacted history of its branch.
+
+    Without a compaction on the branch this is ``items_from_messages(session.messages)``. With one, the items
+    come from the branch entries (``items_from_branch``), followed by any messages the session holds beyond
+    the branch's context (not persisted yet). Only the display changes: ``session.messages`` (the LLM context)
+    is read, never written.
+    """
+    messages = list(getattr(session, "messages", None) or [])
+    manager = getattr(session, "session_manager", None)
+    if manager is None or not messages or role_of(messages[0]) != "compactionSummary":
+        return items_from_messages(messages)
+    try:
+        branch = list(manager.get_branch())
+        context = manager.build_session_context(include_ui=True).messages
+    except Exception:  # a broken session file must not cost the transcript
+        return items_from_messages(messages)
+    if not any(isinstance(e, CompactionEntry) for e in branch):
+        return items_from_messages(messages)
+    items = items_from_branch(branch)
+    if len(messages) > len(context):
+        builder = _ItemBuilder()
+        builder.items = items
+        builder.tools = {i.tool_call_id: i for i in items if isinstance(i, ToolItem)}
+        for message in messages[len(context):]:
+            builder.add(message)
     return items

@@ -284,6 +284,14 @@ class Transcript(ScrollView, can_focus=False):
         if i is None:
             return
         self._dirty.add(i)
+        # A summary that folds items shows or hides them all: their heights become 0 or their best guess now
+        # (exact once rendered in view), so the lines below the summary move at once and the anchor holds.
+        width = self._width or 80
+        for folded in item.fold_descendants():
+            j = self._index.get(id(folded))
+            if j is not None:
+                self._table.set(j, folded.guess_height(self.ctx, width))
+                self._dirty.add(j)
         if new_output:
             self._note_output(i)
         if immediate:

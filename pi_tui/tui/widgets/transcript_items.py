@@ -5,6 +5,10 @@ call line + collapsed result preview), ``BashItem`` (user ``!cmd``), ``NoticeIte
 error lines), ``ArtifactItem`` (card), ``SummaryItem`` (compaction/branch summaries, custom messages).
 Every item ends with one blank spacer line. ``strips(ctx, width)`` returns the cached render when neither the
 width nor ``ctx.generation`` nor the item's own ``version`` changed.
+
+Folding (issue 9 item 4): an item whose ``fold_owner`` (a compaction ``SummaryItem``, possibly itself folded
+under a later one) is collapsed renders to no lines at all; the summary lists the items folded directly under it
+in ``folded_items``.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ class TranscriptItem:
 
     def __init__(self) -> None:
         self.version = 0
-        self._key: tuple[int, int, int] | None = None
+        self.fold_owner: SummaryItem | None = None
+        self._key: tuple[int, int, int, bool] | None = None
         self._strips: list[Strip] = []
         self._measured: dict[int, int] = {}  # width -> rendered height, valid for ``_measured_for``
         self._measured_for: tuple[int, int] | None = None  # (ctx.generation, version) of ``_measured``
@@ -54,16 +59,34 @@ class TranscriptItem:
         """The item's data changed: its next ``strips`` call re-renders."""
         self.version += 1
 
+    def folded(self, ctx: RenderContext) -> bool:
+        """True when a collapsed summary up the ``fold_owner`` chain hides this item."""
+        owner = self.fold_owner
+        while owner is not None:
+            if not owner.is_expanded(ctx):
+                return True
+            owner = owner.fold_owner
+        return False
+
+    def fold_descendants(self) -> list[TranscriptItem]:
+        """Items whose visibility follows this item's expanded state (none, except for summaries)."""
+        return []
+
     def is_cached(self, ctx: RenderContext, width: int) -> bool:
         """True when ``strips(ctx, width)`` would return the cached render."""
-        return self._key == (width, ctx.generation, self.version)
+        return self._key == (width, ctx.generation, self.version, self.fold_owner is not None and self.folded(ctx))
 
     def strips(self, ctx: RenderContext, width: int) -> list[Strip]:
-        """Rendered lines at ``width`` (cached), ending with a blank spacer line."""
-        key = (width, ctx.generation, self.version)
-        if self._key != key:
+        """Rendered lines at ``width`` (cached), ending with a blank spacer line; none while folded."""
+        folded = self.fold_owner is not None and self.folded(ctx)
+        key = (width, ctx.generation, self.version, folded)
+        if self._key == key:
+            return self._strips
+        self._key = key
+        if folded:
+            self._strips = []
+        else:
             self._strips = self.build(ctx, width) + [blank_strip(width)]
-            self._key = key
             if self._measured_for != (ctx.generation, self.version):
                 self._measured = {}
                 self._measured_for = (ctx.generation, self.version)
@@ -89,8 +112,10 @@ class TranscriptItem:
         return self._measured.get(width)
 
     def guess_height(self, ctx: RenderContext, width: int) -> int:
-        """Best known height at ``width`` without rendering: the measured one, else the latest render's height
-        scaled by the ratio of the cheap estimates at the two widths, else the cheap estimate."""
+        """Best known height at ``width`` without rendering: 0 while folded, the measured one, else the latest
+        render's height scaled by the ratio of the cheap estimates at the two widths, else the cheap estimate."""
+        if self.fold_owner is not None and self.folded(ctx):
+            return 0
         exact = self.measured_height(ctx, width)
         if exact is not None:
             return exact
@@ -461,18 +486,42 @@ class ArtifactItem(TranscriptItem):
 
 
 class SummaryItem(TranscriptItem):
-    """Compaction/branch summaries and custom messages: label + collapsed Markdown on ``customMessageBg``."""
+    """Compaction/branch summaries and custom messages: label + collapsed Markdown on ``customMessageBg``.
+
+    A compaction summary (``tokens_before`` set) reads like pi's: ``Compacted from N tokens`` collapsed, that line
+    in bold above the summary when expanded. ``folded_items`` are the compacted messages folded directly under it
+    (shown below it while it is expanded, by its own click or Ctrl+O; pi-tui only, see DIFFERENCES.md).
+    """
 
     clickable = True
 
-    def __init__(self, label: str, text: str, collapsed_by_default: bool = True) -> None:
+    def __init__(self, label: str, text: str, collapsed_by_default: bool = True,
+                 tokens_before: int | None = None) -> None:
         super().__init__()
         self.label = label
         self.text = text
         self.expanded = not collapsed_by_default
+        self.tokens_before = tokens_before
+        self.folded_items: list[TranscriptItem] = []
 
     def plain_text(self) -> str:
         return self.label + "\n" + self.text[:2000]
+
+    def is_expanded(self, ctx: RenderContext) -> bool:
+        """Expanded by its own toggle or by Ctrl+O (``ctx.expand_tools``)."""
+        return self.expanded or ctx.expand_tools
+
+    def fold_descendants(self) -> list[TranscriptItem]:
+        """Every item folded under this summary, nested folds included, in transcript order."""
+        out: list[TranscriptItem] = []
+        for item in self.folded_items:
+            out.append(item)
+            out.extend(item.fold_descendants())
+        return out
+
+    def folded_message_count(self) -> int:
+        """User and assistant messages folded under this summary (nested folds included)."""
+        return sum(isinstance(i, UserItem | AssistantItem) for i in self.fold_descendants())
 
     def toggle(self) -> bool:
         self.expanded = not self.expanded
@@ -482,8 +531,20 @@ class SummaryItem(TranscriptItem):
     def build(self, ctx: RenderContext, width: int) -> list[Strip]:
         t = ctx.theme
         label = Text(f"[{self.label}]", style=t.fg("customMessageLabel", bold=True))
-        if self.expanded or ctx.expand_tools:
-            body: RenderableType = ctx.markdown(self.text or " ", t.fg("customMessageText"))
+        body: RenderableType
+        if self.tokens_before is not None:
+            head = f"Compacted from {self.tokens_before:,} tokens"
+            folded = self.folded_message_count()
+            if folded:
+                head += f" · {folded} earlier message{'s' if folded != 1 else ''}"
+            if self.is_expanded(ctx):
+                text = f"**{head}**\n\n{self.text}" if self.text.strip() else f"**{head}**"
+                body = ctx.markdown(text, t.fg("customMessageText"))
+            else:
+                body = Text.assemble((f"{head} (", t.fg("customMessageText")), ("Ctrl+O", t.fg("dim")),
+                                     (" to expand)", t.fg("customMessageText")))
+        elif self.is_expanded(ctx):
+            body = ctx.markdown(self.text or " ", t.fg("customMessageText"))
         else:
             first = (self.text.strip().split("\n") or [""])[0][:200]
             body = Text(f"{first}  (Ctrl+O to expand)", style=t.fg("muted"))
