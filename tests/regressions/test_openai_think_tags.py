@@ -81,3 +81,22 @@ def test_any_split_of_the_stream_gives_the_same_blocks(thought: str, answer: str
     thinking = "".join(t for k, t in out if k == "thinking")
     text = "".join(t for k, t in out if k == "text")
     assert (thinking, text) == (thought, answer)
+
+
+@pytest.mark.anyio
+async def test_thought_sent_both_as_field_and_tags_is_kept_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """llama.cpp ``--reasoning-format deepseek-legacy`` keeps the ``<think>`` tags in the content while also
+    filling ``reasoning_content`` (llama.cpp#16394): the thought must not appear twice."""
+    chunks: list[dict[str, Any]] = [
+        {"choices": [{"index": 0, "delta": {"reasoning_content": "Hmm, ", "content": "<think>Hmm, "}}]},
+        {"choices": [{"index": 0, "delta": {"reasoning_content": "a greeting.", "content": "a greeting."}}]},
+        {"choices": [{"index": 0, "delta": {"content": "</think>\n\nHi!"}}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    mock_reads(monkeypatch, [chat_sse(*chunks)])
+    s = openai_completions.stream(MODEL, Context(messages=[UserMessage(content="q")]), StreamOptions())
+    events = [e async for e in s]
+    assert not check_event_protocol(events), check_event_protocol(events)
+    msg = await s.result()
+    assert _blocks(msg) == [("thinking", "Hmm, a greeting."), ("text", "Hi!")]
+    assert msg.content[0].thinking_signature == "reasoning_content"  # type: ignore[union-attr]

@@ -191,6 +191,7 @@ class ChunkConsumer:
         self.finish_reason: str | None = None
         self.completion_tokens: int | None = None
         self.tags = ThinkTagSplitter()
+        self.field_thinking = False
 
     def _index_of(self, block: Any) -> int:
         for i, b in enumerate(self.output.content):
@@ -234,6 +235,8 @@ class ChunkConsumer:
         self.completion_tokens = _int(raw.get("completion_tokens"))
 
     def _delta(self, delta: dict[str, Any]) -> None:
+        if any(isinstance(delta.get(f), str) and delta.get(f) for f in REASONING_FIELDS):
+            self.field_thinking = True  # llama.cpp's deepseek-legacy format sends it in both: keep this one
         content = delta.get("content")
         if isinstance(content, str) and content:
             self._content(content)
@@ -282,18 +285,17 @@ class ChunkConsumer:
     def _content(self, content: str) -> None:
         """``delta.content``: ``<think>…</think>`` at its start is thinking (servers that leave reasoning in
         the content: LM Studio, llama.cpp without a reasoning format, Ollama's R1 builds), the rest text."""
-        for kind, piece in self.tags.feed(content):
-            if kind == "thinking":
-                self._thinking(piece, "reasoning_content")
-            else:
-                self._text(piece)
+        self._emit_content(self.tags.feed(content))
 
     def _flush_content(self) -> None:
-        for kind, piece in self.tags.flush():
-            if kind == "thinking":
-                self._thinking(piece, "reasoning_content")
-            else:
+        self._emit_content(self.tags.flush())
+
+    def _emit_content(self, pieces: list[tuple[str, str]]) -> None:
+        for kind, piece in pieces:
+            if kind == "text":
                 self._text(piece)
+            elif not self.field_thinking:  # a reasoning field carries the same thought: not twice
+                self._thinking(piece, "reasoning_content")
 
     def _text(self, text: str) -> None:
         out = self.output
