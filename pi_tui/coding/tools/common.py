@@ -93,3 +93,14 @@ def encode_preserving(text: str) -> bytes:
         return text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
         return _NON_ESCAPE_SURROGATE.sub("", text).encode("utf-8", "surrogateescape")
+
+
+def limit_of(raw: Any, default: int) -> int:
+    """A result limit from tool arguments: ``default`` when absent; below 1 means 1 (pi 1.5.1: ``limit: 0``
+    returned everything or nothing)."""
+    if raw is None:
+        return default
+    try:
+        return max(1, int(raw))
+    except (TypeError, ValueError):
+        return default

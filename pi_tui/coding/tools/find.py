@@ -27,7 +27,7 @@ from pydantic import Field
 
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
-from pi_tui.coding.tools.common import ABORTED, check_aborted, text_result
+from pi_tui.coding.tools.common import ABORTED, check_aborted, limit_of, text_result
 from pi_tui.coding.tools.ignore_walk import glob_to_regex, in_git_repo, walk
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 from pi_tui.coding.tools.search_backend import SearchBackend, effective_backend, fd_usable, find_program
@@ -55,6 +55,39 @@ FIND_PARAMETERS: dict[str, Any] = {
 }
 
 
+_GLOB_SPECIAL = set("*?[]{}\\")
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` as a literal in fd's glob syntax (backslash escapes)."""
+    return "".join("\\" + ch if ch in _GLOB_SPECIAL else ch for ch in text)
+
+
+def clean_pattern(pattern: str) -> tuple[str, bool]:
+    """``(pattern, rooted)``: ``pattern`` without its leading ``./`` segments, and whether it had one. A
+    ``./`` pattern matches at the top of the search directory only (pi 1.6.0: ``./src/*.ts`` found nothing)."""
+    rooted = False
+    while pattern.startswith("./"):
+        rooted = True
+        pattern = pattern[2:].lstrip("/") or "*"
+    return pattern, rooted
+
+
+def anchored_pattern(pattern: str, search_path: str) -> tuple[str, bool]:
+    """The pattern handed to ``fd``: :func:`effective_pattern`, with full-path patterns anchored below
+    ``search_path``, so folders above the search path never match (pi 1.6.0: with the project in
+    ``~/src/app``, ``src/**/*.ts`` matched every file because ``src`` is above it)."""
+    cleaned, rooted = clean_pattern(pattern)
+    base = _glob_escape(search_path.rstrip("/") or "/")
+    if rooted:
+        return f"{base}/{cleaned}", True
+    eff, full = effective_pattern(cleaned)
+    if not full or cleaned.startswith("/"):
+        return eff, full
+    rest = eff[3:] if eff.startswith("**/") else ("" if eff == "**" else eff)
+    return (f"{base}/**/{rest}" if rest else f"{base}/**"), True
+
+
 def effective_pattern(pattern: str) -> tuple[str, bool]:
     """``(pattern, full_path)``: patterns containing ``/`` match the full path, with a ``**/`` prefix
     unless they start with ``/`` or ``**/`` or are ``**``."""
@@ -67,7 +100,7 @@ def effective_pattern(pattern: str) -> tuple[str, bool]:
 
 async def _run_fd(fd: str, pattern: str, search_path: str, limit: int,
                   signal: AbortSignal | None, no_require_git: bool = True) -> list[str]:
-    eff, full = effective_pattern(pattern)
+    eff, full = anchored_pattern(pattern, search_path)
     args = ["--glob", "--color=never", "--hidden"]
     if no_require_git:
         args.append("--no-require-git")
@@ -119,13 +152,21 @@ async def _run_fd(fd: str, pattern: str, search_path: str, limit: int,
 
 
 def _python_find(pattern: str, search_path: str, limit: int, cancelled: threading.Event) -> list[str]:
-    eff, full = effective_pattern(pattern)
+    cleaned, rooted = clean_pattern(pattern)
+    eff, full = ("/" + cleaned, True) if rooted else effective_pattern(cleaned)
+    absolute = cleaned.startswith("/") and not rooted
     regex = glob_to_regex(eff)
     found: list[str] = []
     for path, is_dir in walk(search_path, require_git=False):
         if cancelled.is_set() or len(found) >= limit:
             break
-        subject = path if full else os.path.basename(path)
+        # relative patterns match the path below the search directory, never the folders above it (pi 1.6.0)
+        if not full:
+            subject = os.path.basename(path)
+        elif absolute:
+            subject = path
+        else:
+            subject = "/" + os.path.relpath(path, search_path).replace(os.sep, "/")
         if regex.fullmatch(subject) is None:
             continue
         rel = os.path.relpath(path, search_path).replace(os.sep, "/")
@@ -180,18 +221,18 @@ class FindTool(AgentTool):
         data = params.model_dump(by_alias=True) if hasattr(params, "model_dump") else params
         pattern = str(data["pattern"])
         search_path = resolve_to_cwd(data.get("path") or ".", self.cwd)
-        limit_raw = data.get("limit")
-        limit = int(limit_raw) if limit_raw is not None else DEFAULT_FIND_LIMIT
+        limit = limit_of(data.get("limit"), DEFAULT_FIND_LIMIT)
+        # one result more than the limit tells "exactly limit matches" from "more than limit" (pi 1.5.1)
         fd, no_require_git = await self._fd_path(search_path)
         if fd is not None:
-            results = await _run_fd(fd, pattern, search_path, limit, signal, no_require_git)
+            results = await _run_fd(fd, pattern, search_path, limit + 1, signal, no_require_git)
         else:
             if not os.path.exists(search_path):  # noqa: ASYNC240 - one stat
                 raise Exception(f"Path not found: {search_path}")
             cancelled = threading.Event()
             remove = signal.add_listener(cancelled.set) if signal is not None else None
             try:
-                results = await asyncio.to_thread(_python_find, pattern, search_path, limit, cancelled)
+                results = await asyncio.to_thread(_python_find, pattern, search_path, limit + 1, cancelled)
             finally:
                 if remove is not None:
                     remove()
@@ -199,11 +240,13 @@ class FindTool(AgentTool):
                 raise Exception(ABORTED)
         if not results:
             return text_result("No files found matching pattern")
+        more = len(results) > limit
+        results = results[:limit]
         cut = truncate_head("\n".join(results), max_lines=2**53 - 1)
         output = cut.content
         details: dict[str, Any] = {}
         notices: list[str] = []
-        if len(results) >= limit:
+        if more:
             notices.append(f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern")
             details["resultLimitReached"] = limit
         if cut.truncated:

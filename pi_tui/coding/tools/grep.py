@@ -103,18 +103,21 @@ class _Query:
 
 
 async def _run_rg(rg: str, q: _Query, signal: AbortSignal | None) -> tuple[list[GrepMatch], bool]:
-    args = ["--json", "--line-number", "--color=never", "--hidden"]
+    # --no-config: a user's RIPGREP_CONFIG_PATH (e.g. --fixed-strings) must not change the search (pi 1.4.0)
+    args = ["--no-config", "--json", "--line-number", "--color=never", "--hidden"]
     if q.ignore_case:
         args.append("--ignore-case")
     if q.literal:
         args.append("--fixed-strings")
     if q.glob:
         args += ["--glob", q.glob]
-    args += ["--", q.pattern, q.search_path]
+    # A directory is searched from inside it, so ``glob`` is matched from ``path``, not from where pi-tui was
+    # started (pi 1.5.1: path "repo" + glob "migrations/main/*.js" found nothing); paths are made absolute below.
+    args += ["--", q.pattern, "." if q.is_dir else q.search_path]
     try:
         proc = await asyncio.create_subprocess_exec(
             rg, *args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, cwd=q.search_path if q.is_dir else None,
         )
     except OSError as exc:
         raise Exception(f"Failed to run ripgrep: {exc.strerror or exc}") from None
@@ -159,6 +162,9 @@ async def _run_rg(rg: str, q: _Query, signal: AbortSignal | None) -> tuple[list[
         raise Exception(ABORTED)
     if not state["limit"] and code not in (0, 1):
         raise Exception(stderr.strip() or f"ripgrep exited with code {code}")
+    if q.is_dir:
+        for match in matches:
+            match.file_path = os.path.normpath(os.path.join(q.search_path, match.file_path))  # noqa: ASYNC240 - pure string work
     return matches, state["limit"]
 
 

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
-from pi_tui.coding.tools.common import in_thread, run_abortable, text_result
+from pi_tui.coding.tools.common import in_thread, limit_of, run_abortable, text_result
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, format_size, truncate_head
 
@@ -82,8 +82,7 @@ class LsTool(AgentTool):
         """List the directory; see the module docstring."""
         data = params.model_dump(by_alias=True) if hasattr(params, "model_dump") else (params or {})
         dir_path = resolve_to_cwd(data.get("path") or ".", self.cwd)
-        limit_raw = data.get("limit")
-        limit = int(limit_raw) if limit_raw is not None else DEFAULT_LS_LIMIT
+        limit = limit_of(data.get("limit"), DEFAULT_LS_LIMIT)
         results, limit_reached = await run_abortable(signal, in_thread(list_directory, dir_path, limit))
         if not results:
             return text_result("(empty directory)")

@@ -1,8 +1,9 @@
 """The ``write`` tool (pi-reference §3.13 ``write``).
 
 Creates parent directories and overwrites the file with ``content`` (UTF-8, written as given: no line
-ending or BOM changes). Runs inside the per-file mutation queue. The success text counts UTF-16 code
-units like pi's ``content.length``: ``Successfully wrote <n> bytes to <path>``.
+ending or BOM changes). Runs inside the per-file mutation queue. The success text gives the real size on
+disk: ``Successfully wrote <n> bytes to <path>`` (pi 0.73 counted UTF-16 code units as bytes, which pi 0.85.0
+called misleading; DIFFERENCES.md T-write).
 
 ``details`` is ``{"artifacts": [{"title": path, "kind": "diff", "content": <unified diff of the old
 file (or /dev/null) against the new content>, "path": path}]}``; pi itself returns no details (the
@@ -46,11 +47,6 @@ WRITE_PARAMETERS: dict[str, Any] = {
 }
 
 _MAX_DIFF_SOURCE_BYTES = 2 * 1024 * 1024
-
-
-def js_length(text: str) -> int:
-    """JavaScript ``string.length``: UTF-16 code units."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _read_old(path: str) -> str | None:
@@ -119,9 +115,10 @@ class WriteTool(AgentTool):
         async def mutate() -> AgentToolResult:
             check_aborted(signal)
             old = await in_thread(_read_old, absolute)
-            await run_abortable(signal, in_thread(_write, absolute, encode_preserving(content)))
+            encoded = encode_preserving(content)
+            await run_abortable(signal, in_thread(_write, absolute, encoded))
             diff = await in_thread(_write_diff, old, content, path)
             details = {"artifacts": [{"title": path, "kind": "diff", "content": diff, "path": path}]}
-            return text_result(f"Successfully wrote {js_length(content)} bytes to {path}", details)
+            return text_result(f"Successfully wrote {len(encoded)} bytes to {path}", details)
 
         return await with_file_mutation_queue(absolute, mutate)

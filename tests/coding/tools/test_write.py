@@ -27,11 +27,12 @@ async def test_creates_parent_dirs_and_reports_length(tmp_path: Path) -> None:
     }
 
 
-async def test_overwrite_diff_and_js_length(tmp_path: Path) -> None:
+async def test_overwrite_diff_and_byte_count(tmp_path: Path) -> None:
     (tmp_path / "f.txt").write_text("old\n")
     result = await run(WriteTool(str(tmp_path)), {"path": "f.txt", "content": "new \U0001f600\n"})
-    # JS string length counts UTF-16 code units: the emoji is 2
-    assert text_of(result) == "Successfully wrote 7 bytes to f.txt"
+    # the real UTF-8 size (pi 0.73 said 7: UTF-16 code units; pi 0.85.0 called that count misleading)
+    assert text_of(result) == "Successfully wrote 9 bytes to f.txt"
+    assert (tmp_path / "f.txt").stat().st_size == 9
     assert (tmp_path / "f.txt").read_text() == "new \U0001f600\n"
     assert "-old\n+new \U0001f600" in result.details["artifacts"][0]["content"]
 
