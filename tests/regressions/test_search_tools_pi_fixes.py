@@ -101,3 +101,25 @@ async def test_grep_ignores_ripgrep_config(tmp_path: Path, monkeypatch: pytest.M
     result = await run(GrepTool(str(project)), {"pattern": "^d\\.ts$"})
     assert _lines(text_of(result)) == ["d.ts:1: d.ts"]
     assert os.environ["RIPGREP_CONFIG_PATH"] == str(config)
+
+
+async def test_edit_accepts_one_edit_object_and_invented_fields(tmp_path: Path) -> None:
+    """pi 0.84.2: ``edits`` given as one object failed validation; pi 0.80.4: extra fields a model adds to an
+    edit (``replaceAll``) rejected an otherwise valid edit."""
+    from pi_tui.ai.types import ToolCall
+    from pi_tui.ai.validation import validate_tool_arguments
+    from pi_tui.coding.tools.edit import EditTool
+
+    target = tmp_path / "f.txt"
+    target.write_text("alpha\nbeta\n")
+    tool = EditTool(str(tmp_path))
+    for edits in (
+        {"oldText": "alpha", "newText": "ALPHA"},
+        '{"oldText": "beta", "newText": "BETA"}',
+        [{"oldText": "ALPHA", "newText": "a", "replaceAll": False}],
+    ):
+        # the agent loop's path: prepare_arguments, then schema validation, then execute
+        prepared = tool.prepare_arguments({"path": "f.txt", "edits": edits})
+        args = validate_tool_arguments(tool, ToolCall(id="c1", name="edit", arguments=prepared))
+        await tool.execute("c1", args, None, None)
+    assert target.read_text() == "a\nBETA\n"

@@ -83,9 +83,18 @@ EDIT_PARAMETERS: dict[str, Any] = {
 EMPTY_EDITS_ERROR = "Edit tool input is invalid. edits must contain at least one replacement."
 
 
+def _is_edit_object(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("oldText"), str) and isinstance(value.get("newText"), str)
+
+
 def prepare_edit_arguments(args: Any) -> Any:
     """pi's ``prepareArguments`` for edit: ``edits`` given as a JSON string is parsed (when it is an
-    array), and legacy top-level ``oldText``/``newText`` strings are appended as one more edit."""
+    array), and legacy top-level ``oldText``/``newText`` strings are appended as one more edit.
+
+    Beyond pi 0.73.1, as pi fixed later: a single edit object given as ``edits`` (or as a JSON string of
+    one) is taken as a one-edit array (pi 0.84.2), and keys a model invents next to ``oldText``/``newText``
+    in an edit (``replaceAll``, ``reason``, ...) are dropped instead of failing validation (pi 0.80.4).
+    The schema sent to the model is unchanged."""
     if not isinstance(args, dict):
         return args
     args = dict(args)
@@ -94,8 +103,14 @@ def prepare_edit_arguments(args: Any) -> Any:
             parsed = json.loads(args["edits"])
         except ValueError:
             parsed = None
-        if isinstance(parsed, list):
+        if isinstance(parsed, list) or _is_edit_object(parsed):
             args["edits"] = parsed
+    if _is_edit_object(args.get("edits")):
+        args["edits"] = [args["edits"]]
+    if isinstance(args.get("edits"), list):
+        args["edits"] = [
+            {"oldText": e["oldText"], "newText": e["newText"]} if _is_edit_object(e) else e for e in args["edits"]
+        ]
     old, new = args.get("oldText"), args.get("newText")
     if not isinstance(old, str) or not isinstance(new, str):
         return args
