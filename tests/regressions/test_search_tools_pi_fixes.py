@@ -123,3 +123,21 @@ async def test_edit_accepts_one_edit_object_and_invented_fields(tmp_path: Path) 
         args = validate_tool_arguments(tool, ToolCall(id="c1", name="edit", arguments=prepared))
         await tool.execute("c1", args, None, None)
     assert target.read_text() == "a\nBETA\n"
+
+
+@pytest.mark.parametrize("value", [0, -5, float("inf"), 10**9, "soon"])
+async def test_bash_rejects_timeouts_that_are_not_positive_seconds(tmp_path: Path, value: object) -> None:
+    """pi 0.80.4: non-positive or oversized timeouts were clamped into an immediate timeout (pi-tui ran them with
+    no timeout at all); both now fail with a clear error before anything runs."""
+    from pi_tui.coding.tools.bash import BashTool
+
+    marker = tmp_path / "ran"
+    with pytest.raises(Exception, match="Invalid timeout"):
+        await run(BashTool(str(tmp_path)), {"command": f"touch {marker}", "timeout": value})
+    assert not marker.exists()
+
+
+async def test_bash_positive_timeout_still_works(tmp_path: Path) -> None:
+    from pi_tui.coding.tools.bash import BashTool
+
+    assert "hi" in text_of(await run(BashTool(str(tmp_path)), {"command": "echo hi", "timeout": 0.5 + 10}))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import signal as signal_mod
 import time
 from typing import Any
@@ -59,6 +60,28 @@ BASH_PARAMETERS: dict[str, Any] = {
 }
 
 UPDATE_THROTTLE_S = 0.1
+
+
+MAX_TIMEOUT_S = 2_147_483  # the largest timer pi's runtime can arm (2^31 - 1 ms), in whole seconds
+
+
+def bash_timeout(raw: Any) -> float | None:
+    """The ``timeout`` argument in seconds, or None for no timeout.
+
+    Raises ``Exception`` with a clear text for a value that is not a positive number of seconds or is larger
+    than :data:`MAX_TIMEOUT_S` (pi 0.80.4: such values were clamped into an immediate timeout; pi-tui 0.1
+    silently ran them with no timeout at all)."""
+    if raw is None:
+        return None
+    try:
+        timeout = float(raw)
+    except (TypeError, ValueError):
+        raise Exception(f"Invalid timeout: {raw!r} is not a number of seconds") from None
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise Exception(f"Invalid timeout: {_format_timeout(timeout)} (must be a positive number of seconds)")
+    if timeout > MAX_TIMEOUT_S:
+        raise Exception(f"Invalid timeout: {_format_timeout(timeout)} seconds is more than the maximum of {MAX_TIMEOUT_S}")
+    return timeout
 
 
 def _format_timeout(timeout: float) -> str:
@@ -109,8 +132,7 @@ class BashTool(AgentTool):
         """Run the command; see the module docstring for streaming, results and errors."""
         data = params.model_dump(by_alias=True) if hasattr(params, "model_dump") else params
         command = str(data["command"])
-        timeout_raw = data.get("timeout")
-        timeout = float(timeout_raw) if timeout_raw is not None else None
+        timeout = bash_timeout(data.get("timeout"))
         if self.command_prefix:
             command = f"{self.command_prefix}\n{command}"
         output = OutputAccumulator(temp_file_prefix="pi-bash")
