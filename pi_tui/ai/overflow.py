@@ -23,6 +23,9 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"maximum prompt length is \d+",  # xAI
         r"reduce the length of the messages",  # Groq
         r"maximum context length is \d+ tokens",  # OpenRouter
+        r"maximum context length \(\d+\)",  # vLLM-style parenthesised limit (pi 0.79.2)
+        r"maximum allowed input length",  # OpenRouter / Poolside (pi 0.76.0)
+        r"prompt has \d+ tokens, but the configured context size is \d+",  # DS4 server (pi 0.80.4)
         r"exceeds the limit of \d+",  # GitHub Copilot
         r"exceeds the available context size",  # llama.cpp server
         r"greater than the context length",  # LM Studio
@@ -34,10 +37,13 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"context[_ ]length[_ ]exceeded",  # generic
         r"too many tokens",  # generic
         r"token limit exceeded",  # generic
-        r"^4(?:00|13)\s*(?:status code)?\s*\(no body\)",  # Cerebras: 400/413 without body
     )
 )
-"""Error texts that mean "the prompt does not fit" (pi-reference §1.19)."""
+"""Error texts that mean "the prompt does not fit" (pi-reference §1.19, with the wordings pi added up to 1.6.0)."""
+
+BODYLESS_OVERFLOW = re.compile(r"^4(?:00|13)\s*(?:status code)?\s*\(no body\)", re.IGNORECASE)
+"""Cerebras answers an overflowing prompt with a 400/413 and no body. Only Cerebras: from any other provider a
+bodyless 400 is some other rejection (pi 0.86.0)."""
 
 NON_OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.IGNORECASE)
@@ -77,7 +83,15 @@ def is_context_overflow(message: Any, context_window: int | None = None) -> bool
        ``model_context_window_exceeded`` (Anthropic, z.ai, Bedrock; DIFFERENCES.md P4).
     """
     stop_reason = _field(message, "stop_reason", "stopReason")
-    if stop_reason == "error" and is_overflow_error_text(_field(message, "error_message", "errorMessage")):
+    error_text = _field(message, "error_message", "errorMessage")
+    if (
+        stop_reason == "error"
+        and _field(message, "provider", "provider") == "cerebras"
+        and isinstance(error_text, str)
+        and BODYLESS_OVERFLOW.search(error_text)
+    ):
+        return True
+    if stop_reason == "error" and is_overflow_error_text(error_text):
         return True
     if stop_reason == "length" and _has_window_exceeded(message):
         return True

@@ -26,7 +26,10 @@ RETRYABLE_PATTERN = re.compile(
     r"\be(?:connreset|pipe|timedout|connrefused|connaborted|notfound|ai_again|hostunreach|netunreach)\b|"
     r"getaddrinfo|socket connection was closed|cut short|stream disconnected|"
     r"unable to forward upstream|temporarily unavailable|resource.?exhausted|bad gateway|gateway time|"
-    r"upstream request buffer|(?:please|try) (?:again|retry)|retry (?:the|your) request",
+    r"upstream request buffer|(?:please|try) (?:again|retry)|retry (?:the|your) request|"
+    # pi 1.0.1-1.2.0: gateway and capacity wordings, Mistral's finish_reason "error"
+    r"provider.{0,4}returned.{0,4}error|server_busy|servers? (?:are|is) (?:currently )?(?:busy|overloaded)|"
+    r"at capacity|finish_reason:? ?\"?error",
     re.IGNORECASE,
 )
 """pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive, with the classes pi added up to 1.6.0

@@ -80,3 +80,46 @@ def test_unparseable_retry_after_date_falls_back_to_backoff() -> None:
 
     assert parse_retry_after_ms({"retry-after": "Someday, 99 Foo 20xx"}) is None
     assert parse_retry_after_ms({"retry-after": "3"}) == 3000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The upstream provider returned an error",  # pi 1.2.0 (gateways)
+        '503 {"error":{"code":"server_busy","message":"Server busy"}}',  # pi 1.1.0
+        "Our servers are currently busy. Please try later.",
+        "Selected model is at capacity. Please try a different model.",  # pi 1.0.1
+        "Provider finish_reason: error",  # pi 1.1.0 (Mistral)
+    ],
+)
+def test_gateway_and_capacity_wordings_are_retried(text: str) -> None:
+    assert is_retryable_error(_err(text)), text
+
+
+def _overflow(text: str, provider: str = "openai") -> dict[str, str]:
+    return {"stopReason": "error", "errorMessage": text, "provider": provider}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This model's maximum context length (32768) was exceeded",  # pi 0.79.2 (parenthesised limit)
+        "Input exceeds the maximum allowed input length of 131072 tokens",  # pi 0.76.0 (OpenRouter/Poolside)
+        "Prompt has 40000 tokens, but the configured context size is 32768 tokens",  # pi 0.80.4 (DS4)
+    ],
+)
+def test_more_overflow_wordings(text: str) -> None:
+    """An overflow is compacted and retried, never retried as is: these wordings were not recognised."""
+    from pi_tui.ai.overflow import is_context_overflow
+
+    assert is_context_overflow(_overflow(text)), text
+    assert not is_retryable_error(_overflow(text)), text
+
+
+def test_bodyless_400_is_an_overflow_only_from_cerebras() -> None:
+    """pi 0.86.0: only Cerebras answers an overflow with a bodyless 400/413; from anyone else it is not one."""
+    from pi_tui.ai.overflow import is_context_overflow
+
+    for text in ("400 status code (no body)", "413 (no body)"):
+        assert is_context_overflow(_overflow(text, "cerebras")), text
+        assert not is_context_overflow(_overflow(text, "openai")), text
