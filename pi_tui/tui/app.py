@@ -162,7 +162,8 @@ class PiApp(SlashActions, AppActions, App[int]):
                  f"{km.first('app.commandPalette')} commands · /hotkeys")
         self.header_widget = Header(self.pi_theme, __version__, hints)
         self.transcript = Transcript(self.ctx, bottom_key=km.first("app.scroll.bottom"))
-        self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing)
+        self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing,
+                                    toggle_key=km.first("app.tools.panel"))
         self.status_line = StatusLine(self.pi_theme, spin=self.spin)
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
         self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, id="prompt")
@@ -252,15 +253,13 @@ class PiApp(SlashActions, AppActions, App[int]):
     def rebuild_transcript(self) -> None:
         """Re-create every item from the session (its messages and compacted history; session switch, compaction)."""
         self.view.reset()
-        self.tool_panel.reset()
         self.transcript.clear()
         items = items_for_session(self.session) if self.session is not None else []
         self.transcript.extend(items)
-        for item in items:
-            if isinstance(item, ToolItem):
-                self.view.tools[item.tool_call_id] = item
-                self.tool_panel.calls.append(item)
-        self.tool_panel.update_calls()
+        tools = [item for item in items if isinstance(item, ToolItem)]
+        for item in tools:
+            self.view.tools[item.tool_call_id] = item
+        self.tool_panel.set_calls(tools)
 
     # ------------------------------------------------------------------ key routing
     async def on_event(self, event: events.Event) -> None:

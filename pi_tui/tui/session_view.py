@@ -112,8 +112,8 @@ class SessionView:
                 tool.status = "queued"
             tool.changed()
             self.app.transcript.item_changed(tool)
+            self.app.tool_panel.call_changed(tool)
         self.current = None
-        self.app.tool_panel.update_calls()
         self.app.refresh_footer()
 
     def _sync_tool_calls(self, message: Any) -> None:
@@ -131,6 +131,7 @@ class SessionView:
                 tool.args = dict(args)
                 tool.changed()
                 self.app.transcript.item_changed(tool)
+                self.app.tool_panel.call_changed(tool)
 
     def _tool(self, event: Any) -> ToolItem:
         cid = str(field(event, "tool_call_id", ""))
@@ -150,7 +151,7 @@ class SessionView:
             tool.args = dict(field(event, "args"))
         tool.changed()
         self.app.transcript.item_changed(tool)
-        self.app.tool_panel.update_calls()
+        self.app.tool_panel.call_changed(tool)
 
     def on_tool_execution_update(self, event: Any) -> None:
         tool = self._tool(event)
@@ -159,7 +160,7 @@ class SessionView:
         tool.details = field(partial, "details", tool.details)
         tool.changed()
         self.app.transcript.item_changed(tool)
-        self.app.tool_panel.update_calls()
+        self.app.tool_panel.call_changed(tool)
 
     def on_tool_execution_end(self, event: Any) -> None:
         tool = self._tool(event)
@@ -171,7 +172,7 @@ class SessionView:
                           bool(field(event, "is_error", False)))
         self.pending_tools.discard(tool.tool_call_id)
         self.app.transcript.item_changed(tool)
-        self.app.tool_panel.update_calls()
+        self.app.tool_panel.call_changed(tool)
 
     # ------------------------------------------------------------------ session events
     def on_queue_update(self, event: Any) -> None:

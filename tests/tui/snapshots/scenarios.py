@@ -109,9 +109,8 @@ def build_tool_panel() -> Scenario:
               ToolExecutionEndEvent(tool_call_id="call_write", tool_name="write", is_error=True,
                                     result=_tool_result("Tool execution was blocked")))
         await pilot.press("f2")
-        # The panel is built in a worker and then focused: Up before that would go to the editor's history.
+        # The panel is built in a worker and then focused; it opens on the running bash call (it follows it).
         await wait_until(pilot, lambda: app.tool_panel.is_built and app.focused is app.tool_panel.option_list)
-        await pilot.press("up", "up", "up")  # from the last call up to the running bash call
         await pilot.pause(0.1)
         app.transcript.flush()
         await pilot.pause()
