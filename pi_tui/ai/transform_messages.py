@@ -8,9 +8,11 @@
    text (empty thinking dropped, redacted thinking dropped), text signatures and tool-call ``thought_signature``
    dropped, tool-call ids normalised by the provider's ``normalize_tool_call_id`` and the matching tool results
    renamed. Same-model messages keep thinking blocks (signed ones even when empty).
-3. Assistant messages with ``stop_reason`` ``error``/``aborted`` are dropped; tool calls left without a result
-   before the next assistant/user message (or the end) get a synthetic ``No result provided`` error result,
-   inserted where the missing results would have been.
+3. Assistant messages with ``stop_reason`` ``error``/``aborted`` are dropped; then
+   :func:`pi_tui.ai.tool_pairing.repair_tool_pairing` makes every call/result pair valid for any provider:
+   results straight after their calls in call order, a synthetic ``No result provided`` error result for a
+   missing one, results without a call left out, repeated ids renamed (beyond pi, which only added synthetic
+   results before the next assistant/user message; tests/conformance/DIFFERENCES.md).
 
 Beyond pi (cases/README.md case 18): a tool call with an empty id gets a made-up, deterministic, non-empty id
 (``call_<hash>``), and the tool result(s) with an empty ``tool_call_id`` that follow it take the same id, so no
@@ -26,6 +28,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from .hash import short_hash
+from .tool_pairing import repair_tool_pairing
 from .types import (
     AssistantMessage,
     ImageContent,
@@ -36,14 +39,12 @@ from .types import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    now_ms,
 )
 
 NormalizeToolCallId = Callable[[str, Model, AssistantMessage], str]
 
 USER_IMAGE_PLACEHOLDER = "(image omitted: model does not support images)"
 TOOL_IMAGE_PLACEHOLDER = "(tool image omitted: model does not support images)"
-NO_RESULT_TEXT = "No result provided"
 
 _INVALID_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
 _MESSAGE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Message)
@@ -170,16 +171,6 @@ def _transform_assistant(
     return message.model_copy(update={"content": content, "usage": message.usage.model_copy(deep=True)})
 
 
-def _synthetic_result(call: ToolCall) -> ToolResultMessage:
-    return ToolResultMessage(
-        tool_call_id=call.id,
-        tool_name=call.name,
-        content=[TextContent(text=NO_RESULT_TEXT)],
-        is_error=True,
-        timestamp=now_ms(),
-    )
-
-
 # ---------------------------------------------------------------- main entry point
 
 
@@ -231,36 +222,6 @@ def transform_messages(
         else:
             transformed.append(message)
 
-    # Second pass: drop failed turns, synthesise results for orphaned tool calls.
-    result: list[Any] = []
-    pending: list[ToolCall] = []
-    seen_results: set[str] = set()
-
-    def flush() -> None:
-        nonlocal pending, seen_results
-        for call in pending:
-            if call.id not in seen_results:
-                result.append(_synthetic_result(call))
-        pending = []
-        seen_results = set()
-
-    for message in transformed:
-        if isinstance(message, AssistantMessage):
-            flush()
-            if message.stop_reason in ("error", "aborted"):
-                continue
-            calls = [b for b in message.content if isinstance(b, ToolCall)]
-            if calls:
-                pending = calls
-                seen_results = set()
-            result.append(message)
-        elif isinstance(message, ToolResultMessage):
-            seen_results.add(message.tool_call_id)
-            result.append(message)
-        elif isinstance(message, UserMessage):
-            flush()
-            result.append(message)
-        else:
-            result.append(message)
-    flush()
-    return result
+    # Second pass: drop failed turns, then make every tool call / result pair valid (tool_pairing.py).
+    kept = [m for m in transformed if not (isinstance(m, AssistantMessage) and m.stop_reason in ("error", "aborted"))]
+    return repair_tool_pairing(kept)
