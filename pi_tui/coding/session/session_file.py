@@ -1,9 +1,10 @@
 """Append-only JSONL I/O for session files (pi-reference §3.4 "Write policy", §5 item 8).
 
 Reading (:func:`read_session_file`) splits the bytes on ``\\n`` only (never ``str.splitlines``, which also
-splits on U+2028), strips NUL padding around a line (left by a crash on some filesystems) and parses each line
-on its own, so a torn, corrupt or NUL-filled line costs only itself: it is skipped and described in
-``warnings``.
+splits on U+2028) and parses each line on its own; a damaged line (torn append glued onto the next record, NUL
+runs, raw newlines inside a record, a torn tail) gives back every complete record in it and costs only the
+damaged bytes, which are described in ``warnings`` and listed in ``damaged``
+(:mod:`pi_tui.coding.session.recovery`).
 
 Writing: every append is ONE ``os.write`` of the whole encoded line plus ``"\\n"`` on an ``O_APPEND`` file
 descriptor. On a local filesystem such a write lands in one piece at the end of the file, so two processes
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.secret_redaction import redact_text
+from pi_tui.coding.session.recovery import DamagedSpan, describe, parse_records
 
 FILE_MODE = 0o600
 
@@ -43,45 +45,27 @@ class RawSessionFile:
     ``objects``: every line that parsed as JSON, in file order (header included, if valid);
     ``warnings``: one human-readable message per skipped line (``<path>:<line>: <reason>``);
     ``ends_with_newline``: False when the file is non-empty and its last byte is not ``\\n``;
-    ``read_error``: set when the file exists but cannot be read (permissions, a directory).
+    ``read_error``: set when the file exists but cannot be read (permissions, a directory);
+    ``damaged``: the bytes that held no complete record (for the side file).
     """
 
     objects: list[Any] = field(default_factory=list)
+    damaged: list[DamagedSpan] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     ends_with_newline: bool = True
     exists: bool = True
     read_error: str | None = None
 
 
-def _describe(raw: bytes) -> str:
-    preview = raw[:40].decode("utf-8", errors="replace")
-    return f"{len(raw)} bytes starting {preview!r}"
-
-
 def parse_jsonl_bytes(data: bytes, source: str = "<bytes>") -> RawSessionFile:
-    """Parse JSONL bytes line by line; see the module docstring for the recovery rules. Never raises."""
+    """Parse JSONL bytes; every complete record is kept, damage is described in ``warnings`` and listed in
+    ``damaged`` (:mod:`pi_tui.coding.session.recovery` has the rules). Never raises."""
+    parsed = parse_records(data)
     result = RawSessionFile(ends_with_newline=(not data) or data.endswith(b"\n"))
-    for number, raw_line in enumerate(data.split(b"\n"), start=1):
-        line = raw_line.strip(b"\x00").strip()
-        if not line:
-            if b"\x00" in raw_line:
-                result.warnings.append(f"{source}:{number}: skipped a line of NUL padding")
-            continue
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            result.warnings.append(
-                f"{source}:{number}: skipped a line that is not valid UTF-8 ({_describe(line)})"
-            )
-            continue
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            result.warnings.append(
-                f"{source}:{number}: skipped a line that is not valid JSON ({_describe(line)})"
-            )
-            continue
-        result.objects.append(obj)
+    result.objects = parsed.objects
+    result.damaged = parsed.damaged
+    result.warnings = [f"{source}: {note}" for note in parsed.repairs]
+    result.warnings += [f"{source}: {describe(span)}" for span in parsed.damaged]
     return result
 
 
@@ -191,9 +175,14 @@ class AppendWriter:
 
 def rewrite_file(path: str | os.PathLike[str], objs: Iterable[Any]) -> None:
     """Atomically replace ``path`` with the given JSON lines (temp file in the same dir, fsync, rename)."""
+    write_bytes_atomic(path, b"".join(encode_line(obj) for obj in objs))
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], payload: bytes) -> None:
+    """Atomically replace ``path`` with ``payload`` (mode 0600; temp file in the same dir, fsync, rename).
+    Raises ``OSError``."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    payload = b"".join(encode_line(obj) for obj in objs)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         if hasattr(os, "fchmod"):  # not on Windows

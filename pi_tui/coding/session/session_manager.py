@@ -51,6 +51,7 @@ from pi_tui.coding.session.loader import (
     LoadedSession,
     load_session_entries,
     new_session_id,
+    save_damaged_bytes,
     session_file_name,
 )
 from pi_tui.coding.session.messages import AgentMessage, message_role, message_to_json
@@ -169,6 +170,8 @@ class SessionManager:
         if loaded.read_error:
             raise SessionFileError(loaded.read_error)
         self.warnings.extend(loaded.warnings)
+        if loaded.damaged:
+            self.warnings.append(save_damaged_bytes(resolved, loaded.damaged))
         if not loaded.exists:
             self.new_session()
             self._session_file = resolved
@@ -186,7 +189,14 @@ class SessionManager:
         self._header = loaded.header
         self._session_file = resolved
         self._reset_index(loaded.entries)
-        if loaded.migrated:
+        if loaded.header_recovered:
+            if not self._header.cwd:
+                self._header = self._header.model_copy(update={"cwd": self.cwd})
+            backup = resolved.with_name(f"{resolved.name}.corrupt-{iso_now().replace(':', '-')}")
+            shutil.copyfile(resolved, backup)
+            self.warnings.append(f"{resolved}: rewritten with a header; the old bytes are in {backup}")
+            self._rewrite_file()
+        elif loaded.migrated:
             if loaded.warnings:
                 backup = resolved.with_name(f"{resolved.name}.pre-migration")
                 shutil.copyfile(resolved, backup)
