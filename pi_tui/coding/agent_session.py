@@ -8,7 +8,8 @@ queue. For each event:
    removed and ``queue_update`` is emitted *before* subscribers see the ``message_start``;
 2. toolResult ``message_end``: ``details["artifacts"]`` are taken out of the result (pi-tui);
 3. the event goes to every subscriber (sync callables, in subscription order);
-4. ``message_end``: persisted (``custom`` → custom_message entry, others → message entry); artifacts from
+4. ``message_end``: persisted (``custom`` → custom_message entry, others → message entry; a toolResult was
+   already written at its ``tool_execution_end``, before step 3, so a crash mid-batch keeps it); artifacts from
    step 2 become ``artifact`` messages right after the toolResult (state + file + message_start/end);
    a successful assistant ends a retry cycle with ``auto_retry_end{success:true}``;
 5. ``agent_end``: retry (§3.10, retry.py) or compaction check (§3.9) run as a follow-on task that
@@ -32,7 +33,15 @@ from pi_tui.ai.abort import AbortController
 from pi_tui.ai.registry import error_stream
 from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.ai.stream import stream_simple
-from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage, now_ms
+from pi_tui.ai.types import (
+    AssistantMessage,
+    ImageContent,
+    Model,
+    TextContent,
+    ToolResultMessage,
+    UserMessage,
+    now_ms,
+)
 from pi_tui.coding.messages import (
     ArtifactMessage,
     BashExecutionMessage,
@@ -144,6 +153,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         self._ended_in_run: set[int] = set()
         self._save_failure_reported = False  # id() of messages that had message_end in the current run
         self._call_artifacts: dict[str, list[ArtifactMessage]] = {}
+        self._stored_results: dict[str, list[ToolResultMessage]] = {}  # written at tool_execution_end
         self._follow_on: asyncio.Task[None] | None = None
         self.all_tools: dict[str, AgentTool] = {t.name: t for t in agent.state.tools}
         self.startup_warnings: list[str] = []
@@ -266,6 +276,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         kind = event.type
         if kind == "agent_start":
             self._ended_in_run = set()
+            self._stored_results = {}
         elif kind == "message_end":
             self._ended_in_run.add(id(event.message))
         elif kind == "agent_end":
@@ -279,8 +290,12 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
             artifacts = self._take_artifacts(event.result)
             if artifacts:
                 self._call_artifacts[event.tool_call_id] = artifacts
+            self._persist_finished_result(event)
         elif kind in ("message_start", "message_end") and message_role(event.message) == "toolResult":
             self._strip_artifacts(event.message)
+            stored = self._stored_results.get(event.message.tool_call_id)
+            if stored:
+                event.message.timestamp = stored[0].timestamp  # the live message and the stored one agree
         message = getattr(event, "message", None)
         if isinstance(message, AssistantMessage) and message.error_message:
             # a provider error may echo the key ("Incorrect API key provided: sk-…"): never shown or stored
@@ -349,6 +364,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
                 self.session_manager.append_custom_message_entry(
                     message.custom_type, message.content, message.display, message.details
                 )
+            elif role == "toolResult" and self._stored_results.get(message.tool_call_id):
+                self._stored_results[message.tool_call_id].pop(0)  # written at its tool_execution_end
             elif role in ("user", "assistant", "toolResult", "bashExecution", "notification", "artifact"):
                 self.session_manager.append_message(message)
         except OSError as exc:
@@ -358,6 +375,28 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
             if message.stop_reason != "error":
                 self._overflow_attempted = False
                 self._on_successful_assistant()
+
+    def _persist_finished_result(self, event: Any) -> None:
+        """Write a tool result to the session file the moment its call finishes (before anyone sees the
+        ``tool_execution_end``), not when the whole batch is done: a crash while a sibling still runs must not
+        lose a result the user saw finish (issue 10 class 1; pi 0.73.1 writes the batch at the end). The
+        batch's later toolResult ``message_end`` then writes nothing. Parallel batches are stored in completion
+        order; resuming puts them back in call order (:mod:`pi_tui.coding.session.tool_results`)."""
+        result = event.result
+        message = ToolResultMessage(
+            tool_call_id=event.tool_call_id,
+            tool_name=event.tool_name,
+            content=list(result.content),
+            details=result.details,
+            is_error=event.is_error,
+            timestamp=now_ms(),
+        )
+        try:
+            self.session_manager.append_message(message)
+        except OSError as exc:
+            self._session_write_failed(exc)
+            return  # not stored: the message_end tries again
+        self._stored_results.setdefault(event.tool_call_id, []).append(message)
 
     def _on_agent_end(self) -> None:
         message = self._last_assistant

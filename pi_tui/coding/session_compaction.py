@@ -236,7 +236,7 @@ class CompactionMixin:
         self.session_manager.append_compaction(
             result.summary, result.first_kept_entry_id, result.tokens_before, result.details
         )
-        rebuilt = self.session_manager.build_session_context(include_ui=True)
+        rebuilt = self.session_manager.build_session_context(include_ui=True, close_interrupted=True)
         self.agent.state.messages = list(rebuilt.messages)
         return result
 

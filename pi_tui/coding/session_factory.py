@@ -162,7 +162,7 @@ def create_agent_session(
         manager = SessionManager.continue_recent(cwd, directory)
     else:
         manager = SessionManager.create(cwd, directory)
-    context = manager.build_session_context(include_ui=True)
+    context = manager.build_session_context(include_ui=True, close_interrupted=True)
     is_new = not manager.get_entries()
     warnings: list[str] = [*manager.warnings, *access.errors]  # skipped session lines are shown, not hidden
     chosen, pattern_level = _resolve_model(

@@ -45,7 +45,7 @@ class SwitchingMixin:
         return export_html(self, path)
 
     def _reload_from_session(self) -> None:
-        context = self.session_manager.build_session_context(include_ui=True)
+        context = self.session_manager.build_session_context(include_ui=True, close_interrupted=True)
         self.agent.state.messages = list(context.messages)
         self.agent.session_id = self.session_manager.get_session_id()
         self._save_failure_reported = False  # a new file: report a failure to save it again

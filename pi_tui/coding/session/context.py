@@ -29,6 +29,7 @@ from pi_tui.coding.session.entries import (
     iso_to_ms,
 )
 from pi_tui.coding.session.messages import AgentMessage, message_field, message_from_json, message_role
+from pi_tui.coding.session.tool_results import settle_tool_results
 
 
 class _Unset:
@@ -122,13 +123,28 @@ def build_session_context(
     by_id: Mapping[str, SessionEntryBase] | None = None,
     *,
     include_ui: bool = False,
+    close_interrupted: bool = False,
 ) -> SessionContext:
     """Context for the branch ending at ``leaf_id`` (pi-reference §3.4).
 
     ``leaf_id``: omitted → last entry; ``None`` → empty context; unknown id → last entry.
     ``by_id``: optional id index of ``entries``. ``include_ui``: also return notification/artifact messages
-    (display only). Parent cycles and self-parented entries end the walk instead of looping.
+    (display only). ``close_interrupted``: put each batch's tool results in call order and answer calls that
+    never finished with an ``interrupted`` error result (:mod:`.tool_results`; for the live agent after a
+    resume, pi-tui only). Parent cycles and self-parented entries end the walk instead of looping.
     """
+    context = _build(entries, leaf_id, by_id, include_ui)
+    if close_interrupted:
+        context.messages = settle_tool_results(context.messages)
+    return context
+
+
+def _build(
+    entries: Sequence[SessionEntryBase],
+    leaf_id: str | None,
+    by_id: Mapping[str, SessionEntryBase] | None,
+    include_ui: bool,
+) -> SessionContext:
     if leaf_id is None:
         return SessionContext()
     index: Mapping[str, SessionEntryBase] = by_id if by_id is not None else {e.id: e for e in entries}

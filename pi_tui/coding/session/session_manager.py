@@ -351,9 +351,12 @@ class SessionManager:
         """Roots of the entry tree; children sorted by timestamp; orphans/self-parented entries are roots."""
         return build_tree(self._entries, self._labels, self._label_timestamps)
 
-    def build_session_context(self, include_ui: bool = False) -> SessionContext:
-        """Context of the current branch (pi-reference §3.4); ``include_ui`` adds notification/artifact messages."""
-        return build_session_context(self._entries, self._leaf_id, self._by_id, include_ui=include_ui)
+    def build_session_context(self, include_ui: bool = False, close_interrupted: bool = False) -> SessionContext:
+        """Context of the current branch (pi-reference §3.4); ``include_ui`` adds notification/artifact messages;
+        ``close_interrupted`` orders batch results by call and answers unfinished calls (:mod:`.tool_results`)."""
+        return build_session_context(
+            self._entries, self._leaf_id, self._by_id, include_ui=include_ui, close_interrupted=close_interrupted
+        )
 
     # ------------------------------------------------------------------ appends
 
