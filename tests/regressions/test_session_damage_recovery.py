@@ -202,3 +202,27 @@ def test_copilot_raw_newlines_inside_a_tool_output(tmp_path: Path) -> None:
     manager = SessionManager.open(path)
     assert [m.content[0].text for m in manager.build_session_context().messages] == TEXTS
     assert any("joined" in w for w in manager.warnings)
+
+
+def test_file_saved_by_a_windows_editor_loads_whole(tmp_path: Path) -> None:
+    """Found while trying to break the class: a hand-edited file with a UTF-8 BOM and CRLF line ends."""
+    lines = _encode(_records(3))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(line.replace(b"\n", b"\r\n") for line in lines))
+    manager = SessionManager.open(path)
+    assert [m.content[0].text for m in manager.build_session_context().messages] == TEXTS
+    assert manager.warnings == []
+
+
+def test_a_long_run_of_damaged_lines_is_summed_up_and_all_kept(tmp_path: Path) -> None:
+    """Found while trying to break the class: 2,000 torn lines in a row (a crash loop) gave 2,000 warnings and
+    tried up to 64 joins per line; now a few parses per line, 20 warnings + a summary, every span kept."""
+    lines = _encode(_records(3))
+    torn = b"".join(b'{"type":"message","id":"x' + b"{" * 30 + b"\n" for _ in range(2000))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(lines[:3]) + torn + b"".join(lines[3:]))
+    manager = SessionManager.open(path)
+    assert [m.content[0].text for m in manager.build_session_context().messages] == TEXTS
+    assert len(manager.warnings) <= 25
+    assert any("and 1980 more damaged spans" in w for w in manager.warnings)
+    assert len((tmp_path / "s.jsonl.damaged").read_text().splitlines()) == 2000

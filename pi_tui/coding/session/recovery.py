@@ -14,8 +14,8 @@ damage, all seen in real reports; none of them may cost more than the damaged re
 joined with the lines after it when that makes one record again (the raw newline was inside a string, between
 tokens or inside a token, the first reading that still validates wins; at most :data:`MAX_JOIN` lines, and never
 swallowing a line that is a record on its own);
-otherwise searched for complete records: it is cut at NUL runs and every ``{`` is tried as the start of one
-(``json.JSONDecoder.raw_decode``). Only objects whose ``type`` is a session entry type are taken from damaged
+otherwise searched for complete records: it is cut at NUL runs and every ``{"type"`` (or another first key of
+an entry) is tried as the start of one (``json.JSONDecoder.raw_decode``). Only objects whose ``type`` is a session entry type are taken from damaged
 bytes (so a content block inside a torn record is not mistaken for an entry). Everything else is a
 :class:`DamagedSpan`: its bytes, byte offset, line and reason, for the warnings and the side file
 (:func:`damaged_side_file`). Reading never stops at a bad line (anthropics/claude-code#50347).
@@ -52,6 +52,12 @@ ENTRY_TYPES = frozenset(
 """``type`` values of records recovered from damaged bytes (pi-reference §3.4 entry types and the header)."""
 
 _NUL_RUN = re.compile(rb"\x00+")
+# Where a record can start inside damaged bytes: an object whose first key is one entries start with (pi and
+# pi-tui write ``type`` first; hand-written files ``id``/``parentId``/``timestamp``). Inside a JSON string the
+# quote would be escaped, so content text never matches; trying only these keeps a multi-megabyte torn line
+# linear (every failed parse costs a scan of the text before it, in ``json``'s error message).
+_RECORD_START = re.compile(r'\{\s*"(?:type|id|parentId|timestamp|version)"')
+_BOM = b"\xef\xbb\xbf"
 _JOINERS = (b"\\n", b"", b" ")  # the raw newline was inside a string / inside a token / between tokens
 _DECODER = json.JSONDecoder()
 
@@ -124,21 +130,46 @@ def _parses_alone(raw: bytes) -> bool:
     return ok and is_entry_like(obj)
 
 
+def _may_continue(candidate: bytes) -> bool | None:
+    """``None`` when ``candidate`` parses; else whether more text appended could still make it parse (the error
+    is at its very end, or an unterminated string). An error before the end can never be fixed by appending."""
+    try:
+        json.loads(candidate.decode("utf-8"))
+    except UnicodeDecodeError:
+        return True  # a multi-byte character may have been split by the newline
+    except json.JSONDecodeError as error:
+        return error.msg.startswith("Unterminated string") or len(candidate) - error.pos <= 8
+    return None
+
+
 def _try_join(lines: list[tuple[int, bytes]], index: int) -> tuple[Any, int] | None:
-    """``(record, lines used)`` when line ``index`` and the next ones form one record again, else ``None``."""
+    """``(record, lines used)`` when line ``index`` and the next ones form one record again, else ``None``.
+
+    Each way of joining (:data:`_JOINERS`) is dropped as soon as its text has an error before its end, so a run
+    of damaged lines costs a few parses per line, not :data:`MAX_JOIN` of them."""
     first = _clean(lines[index][1])
-    if not first.startswith(b"{") or b"\x00" in first:
+    if not first.startswith(b"{") or b"\x00" in first or not _may_continue(first):
         return None
     pieces = [lines[index][1].lstrip(b"\x00")]
+    alive = list(_JOINERS)
     for extra in range(1, MAX_JOIN):
-        if index + extra >= len(lines):
+        if index + extra >= len(lines) or not alive:
             return None
         piece = lines[index + extra][1]
         if b"\x00" in piece or _parses_alone(piece):
             return None
         pieces.append(piece)
-        candidates = [_loads(joiner.join(pieces).strip()) for joiner in _JOINERS]
-        usable = [obj for ok, obj in candidates if ok and is_entry_like(obj) and _keys_clean(obj)]
+        usable: list[Any] = []
+        for joiner in list(alive):
+            candidate = joiner.join(pieces).strip()
+            state = _may_continue(candidate)
+            if state is None:
+                ok, obj = _loads(candidate)
+                if ok and is_entry_like(obj) and _keys_clean(obj):
+                    usable.append(obj)
+                alive.remove(joiner)  # complete: more lines would only add junk after it
+            elif not state:
+                alive.remove(joiner)
         if usable:
             return next((obj for obj in usable if _plausible(obj)), usable[0]), extra + 1
     return None
@@ -155,9 +186,10 @@ def _salvage_segment(segment: bytes, offset: int, line: int, out: ParsedRecords,
     junk_start = 0
     position = 0
     while True:
-        start = text.find("{", position)
-        if start < 0:
+        match = _RECORD_START.search(text, position)
+        if match is None:
             break
+        start = match.start()
         try:
             obj, end = _DECODER.raw_decode(text, start)
             text[start:end].encode("utf-8")  # a record with bytes that are not UTF-8 is not taken
@@ -211,6 +243,9 @@ def parse_records(data: bytes) -> ParsedRecords:
     out = ParsedRecords()
     lines: list[tuple[int, bytes]] = []
     offset = 0
+    if data.startswith(_BOM):  # saved by an editor: not damage
+        data = data[len(_BOM) :]
+        offset = len(_BOM)
     for raw in data.split(b"\n"):
         lines.append((offset, raw))
         offset += len(raw) + 1

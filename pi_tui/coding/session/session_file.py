@@ -36,6 +36,8 @@ from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.session.recovery import DamagedSpan, describe, parse_records
 
 FILE_MODE = 0o600
+MAX_DAMAGE_WARNINGS = 20
+"""Damaged spans described one by one in the warnings; the rest are summed up in one line."""
 
 
 @dataclass
@@ -65,7 +67,12 @@ def parse_jsonl_bytes(data: bytes, source: str = "<bytes>") -> RawSessionFile:
     result.objects = parsed.objects
     result.damaged = parsed.damaged
     result.warnings = [f"{source}: {note}" for note in parsed.repairs]
-    result.warnings += [f"{source}: {describe(span)}" for span in parsed.damaged]
+    result.warnings += [f"{source}: {describe(span)}" for span in parsed.damaged[:MAX_DAMAGE_WARNINGS]]
+    if len(parsed.damaged) > MAX_DAMAGE_WARNINGS:
+        more = parsed.damaged[MAX_DAMAGE_WARNINGS:]
+        result.warnings.append(
+            f"{source}: and {len(more)} more damaged spans ({sum(s.length for s in more)} bytes) dropped"
+        )
     return result
 
 
