@@ -273,3 +273,16 @@ def test_damaged_pi_file_gives_a_valid_request_and_stays_unchanged(
     assert [text for _, text in sent] == ["real x", "No result provided", "real b", "No result provided"]
     assert path.read_bytes().startswith(original)  # the stored session is never repaired, only appended to
     assert any("request history repaired" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_ids_that_collide_after_normalisation_stay_distinct(api: str) -> None:
+    """Found while trying to break the class: two Responses-style ids from another provider, 'fc.1|item/1' and
+    'fc:1|item/2', both become 'fc_1' for Chat Completions (pi's normaliser keeps the part before '|'), and the
+    request carried the same tool call id twice."""
+    calls = [ToolCall(id="fc.1|item/1", name="bash", arguments={}), ToolCall(id="fc:1|item/2", name="bash", arguments={})]
+    foreign = AssistantMessage(content=calls, api="openai-responses", provider="other", model="o", stop_reason="toolUse")
+    history = [_user("go"), foreign, _result("fc.1|item/1", text="one"), _result("fc:1|item/2", text="two"), _user("next")]
+    converted = convert(api, history)
+    assert VALIDATORS[api](converted) == []
+    assert [text for _, text in _sent_results(api, converted)] == ["one", "two"]
