@@ -139,6 +139,26 @@ def drop_ui_entries(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
+def canonical_result_order(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """R3 on both sides: pi-tui stores a parallel batch's results in completion order (each when its call
+    finishes), pi in call order. Each run of toolResult entries after an assistant entry is put in call order;
+    the entries keep the ids/parentIds of their positions, so the chain reads the same."""
+    out = [dict(line) for line in lines]
+    for index, line in enumerate(out):
+        message = line.get("message") if line.get("type") == "message" else None
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        order = [b.get("id") for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "toolCall"]
+        end = index + 1
+        while end < len(out) and isinstance(out[end].get("message"), dict) and out[end]["message"].get("role") == "toolResult":
+            end += 1
+        run = out[index + 1 : end]
+        ranked = sorted(run, key=lambda e: order.index(e["message"].get("toolCallId")) if e["message"].get("toolCallId") in order else len(order))
+        for position, entry in enumerate(ranked):
+            out[index + 1 + position] = {**entry, "id": run[position].get("id"), "parentId": run[position].get("parentId")}
+    return out
+
+
 DOCS_BLOCK_RE = re.compile(r"\n\n(?:Pi|pi-tui) documentation \(.*?(?=\nCurrent date:|\n\n# Project Context)", re.S)
 
 
@@ -444,12 +464,12 @@ def replay(scenario_dir: Path) -> list[str]:
         sessions = sorted((root / "agent" / "sessions").glob("*/*.jsonl"))
         if len(sessions) != len(expected_result["sessionFiles"]):
             problems.append(f"{name}: session files: expected {len(expected_result['sessionFiles'])}, got {len(sessions)}")
-        ours_session = drop_ui_entries(_read_jsonl(sessions[0])) if sessions else []
+        ours_session = canonical_result_order(drop_ui_entries(_read_jsonl(sessions[0]))) if sessions else []
         session_id = ours_session[0].get("id") if ours_session else None
         norm = Normaliser(root, server.port, session_id)
         norm.learn_entry_ids(ours_session)
         diff(
-            normalise_provider_details(_read_jsonl(scenario_dir / "session.jsonl")),
+            normalise_provider_details(canonical_result_order(_read_jsonl(scenario_dir / "session.jsonl"))),
             normalise_provider_details(norm.value(ours_session)),
             f"{name}: session.jsonl",
             problems,
