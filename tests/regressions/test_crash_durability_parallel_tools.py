@@ -250,3 +250,26 @@ def test_settle_orders_results_and_answers_interrupted_calls() -> None:
     assert settled[5:] == [later, result["d"]]  # d's result exists further down: no made-up one here
     failed = assistant.model_copy(update={"stop_reason": "aborted"})
     assert settle_tool_results([failed]) == [failed]
+
+
+def test_branching_back_to_a_finished_batch_does_not_call_it_interrupted(tmp_path: Path) -> None:
+    """Found while trying to break the class: moving the leaf back onto the assistant message of a batch that
+    finished (its results hang below it on the old branch) showed every call as 'interrupted'."""
+    from . import session_lines as lines
+
+    path = tmp_path / "s.jsonl"
+    lines.write(path, [
+        lines.header(),
+        lines.entry("u1", None, lines.user("go")),
+        lines.entry("a1", "u1", lines.assistant(("c1", "echo"), ("c2", "echo"))),
+        lines.entry("r2", "a1", lines.result("c2", "echo", "two")),
+        lines.entry("r1", "r2", lines.result("c1", "echo", "one")),
+        lines.entry("a2", "r1", lines.assistant("done", stop="stop")),
+    ])
+    manager = SessionManager.open(path)
+    manager.branch("a1")
+    messages = manager.build_session_context(close_interrupted=True).messages
+    assert [getattr(m, "role", None) for m in messages] == ["user", "assistant"]
+    manager.branch("a2")
+    messages = manager.build_session_context(close_interrupted=True).messages
+    assert [m.content[0].text for m in messages[2:4]] == ["one", "two"]  # stored c2 first, shown in call order

@@ -135,8 +135,29 @@ def build_session_context(
     """
     context = _build(entries, leaf_id, by_id, include_ui)
     if close_interrupted:
-        context.messages = settle_tool_results(context.messages)
+        context.messages = settle_tool_results(context.messages, _results_in_file(entries))
     return context
+
+
+def _results_in_file(entries: Sequence[SessionEntryBase]) -> dict[int, set[str]]:
+    """For each assistant message of the file (by ``id()``): the call ids answered by a toolResult entry of its
+    batch anywhere in the file (the toolResult entries that hang below it), on this branch or another. A call
+    answered on another branch did finish: it is not "interrupted" when the leaf sits on the assistant."""
+    index = {e.id: e for e in entries}
+    answered: dict[int, set[str]] = {}
+    for entry in entries:
+        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "toolResult":
+            continue
+        parent = index.get(entry.parent_id) if entry.parent_id else None
+        seen = 0
+        while isinstance(parent, MessageEntry) and message_role(parent.message) == "toolResult" and seen < 10_000:
+            parent = index.get(parent.parent_id) if parent.parent_id else None
+            seen += 1
+        if isinstance(parent, MessageEntry) and message_role(parent.message) == "assistant":
+            call_id = message_field(entry.message, "toolCallId", "tool_call_id")
+            if isinstance(call_id, str):
+                answered.setdefault(id(parent.message), set()).add(call_id)
+    return answered
 
 
 def _build(

@@ -13,7 +13,7 @@ place. A call whose result is stored further down (after a user message) gets no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pi_tui.ai.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage, now_ms
@@ -51,12 +51,17 @@ def _later_result_ids(messages: Sequence[AgentMessage], start: int) -> set[Any]:
     return ids
 
 
-def settle_tool_results(messages: Sequence[AgentMessage]) -> list[AgentMessage]:
+def settle_tool_results(
+    messages: Sequence[AgentMessage], finished: Mapping[int, set[str]] | None = None
+) -> list[AgentMessage]:
     """``messages`` with each batch's results in call order and interrupted calls answered (module docstring).
 
-    Assistant messages that failed (``error``/``aborted``) are left alone: their calls never ran. Results that
-    answer no call of the batch keep their place after the ordered ones. Returns a new list.
+    ``finished``: for an assistant message (by ``id()``), call ids whose result is stored elsewhere in the file
+    (another branch): such a call finished and gets no ``interrupted`` result (the request repair still answers
+    it, pi's way). Assistant messages that failed (``error``/``aborted``) are left alone: their calls never ran.
+    Results that answer no call of the batch keep their place after the ordered ones. Returns a new list.
     """
+    finished = finished or {}
     out: list[AgentMessage] = []
     index = 0
     while index < len(messages):
@@ -87,7 +92,7 @@ def settle_tool_results(messages: Sequence[AgentMessage]) -> list[AgentMessage]:
             if group is not None:
                 groups.remove(group)
                 ordered.extend(group)
-            elif call.id not in later:
+            elif call.id not in later and call.id not in finished.get(id(message), ()):
                 ordered.append(interrupted_result(call, message.timestamp))
         out.extend(lead)
         out.extend(ordered)
