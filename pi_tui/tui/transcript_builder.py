@@ -212,7 +212,7 @@ def items_for_session(session: Any) -> list[TranscriptItem]:
         return items_from_messages(messages)
     try:
         branch = list(manager.get_branch())
-        context = manager.build_session_context(include_ui=True).messages
+        context = manager.build_session_context(include_ui=True, close_interrupted=True).messages
     except Exception:  # a broken session file must not cost the transcript
         return items_from_messages(messages)
     if not any(isinstance(e, CompactionEntry) for e in branch):
