@@ -237,6 +237,13 @@ class ChunkConsumer:
     def _delta(self, delta: dict[str, Any]) -> None:
         if any(isinstance(delta.get(f), str) and delta.get(f) for f in REASONING_FIELDS):
             self.field_thinking = True  # llama.cpp's deepseek-legacy format sends it in both: keep this one
+        # The thought of a delta comes before its answer: a proxy (LiteLLM) that sends both in one chunk must not
+        # show the thinking after the text (pi 1.3.0).
+        for name in REASONING_FIELDS:
+            value = delta.get(name)
+            if isinstance(value, str) and value:
+                self._thinking(value, name)
+                break
         content = delta.get("content")
         if isinstance(content, str) and content:
             self._content(content)
@@ -259,11 +266,6 @@ class ChunkConsumer:
                     )
                     if text:
                         self._thinking(text, "reasoning_content")
-        for name in REASONING_FIELDS:
-            value = delta.get(name)
-            if isinstance(value, str) and value:
-                self._thinking(value, name)
-                break
         tool_calls = delta.get("tool_calls")
         if isinstance(tool_calls, list):
             for tc in tool_calls:
