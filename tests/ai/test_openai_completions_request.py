@@ -49,17 +49,17 @@ def _model(**kw: Any) -> Model:
         ("custom", "https://api.deepseek.com", False, False, True, "max_completion_tokens", "deepseek", True),
         ("zai", "https://api.z.ai/api/paas/v4", False, False, False, "max_completion_tokens", "zai", True),
         ("moonshotai", "https://api.moonshot.ai/v1", False, False, False, "max_tokens", "openai", False),
-        (
+        (  # no "developer" role on OpenRouter or Groq (pi 1.6.0; tests/regressions/test_developer_role_hosts.py)
             "openrouter",
             "https://openrouter.ai/api/v1",
             True,
-            True,
+            False,
             True,
             "max_completion_tokens",
             "openrouter",
             True,
         ),
-        ("groq", "https://api.groq.com/openai/v1", True, True, True, "max_completion_tokens", "openai", True),
+        ("groq", "https://api.groq.com/openai/v1", True, False, True, "max_completion_tokens", "openai", True),
         ("x", "https://llm.chutes.ai/v1", False, False, True, "max_tokens", "openai", True),
     ],
 )

@@ -83,6 +83,12 @@ def detect_completions_compat(model: Model) -> CompletionsCompat:
         or is_cf_gateway
     )
     is_mistral = provider == "mistral" or "api.mistral.ai" in url
+    # "developer" is OpenAI's own role: other OpenAI-compatible servers reject it (Groq: HTTP 400 for Qwen 3) or
+    # do not know it (chat templates of local servers), so only OpenAI gets it for reasoning models (pi 1.6.0).
+    # ``compat.supportsDeveloperRole`` in models.json still turns it on for a server that wants it.
+    no_developer_role = non_standard or not (
+        provider in ("openai", "azure-openai") or "api.openai.com" in url or ".openai.azure.com" in url
+    )
     if is_deepseek:
         thinking: ThinkingFormat = "deepseek"
     elif is_zai:
@@ -93,7 +99,7 @@ def detect_completions_compat(model: Model) -> CompletionsCompat:
         thinking = "openai"
     return CompletionsCompat(
         supports_store=not non_standard,
-        supports_developer_role=not non_standard,
+        supports_developer_role=not no_developer_role,
         supports_reasoning_effort=not (is_grok or is_zai or is_moonshot or is_cf_gateway),
         supports_usage_in_streaming=True,
         max_tokens_field="max_tokens"
