@@ -125,6 +125,8 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.theme_warning: str | None = None
         self.pi_theme = self._load_theme(theme or os.environ.get("PI_TUI_THEME") or "dark")
         self.ctx = RenderContext(self.pi_theme, hide_thinking=hide_thinking, show_timing=show_timing)
+        self.ctx.expand_key = self.keymap.first("app.tools.expand")  # every hint names the keymap's key
+        self.ctx.interrupt_key = self.keymap.first("app.interrupt")
         self._apply_textual_theme()  # before the first style pass (switching later restyles everything)
         self.view = SessionView(self)
         self.working = False
@@ -286,26 +288,27 @@ class PiApp(SlashActions, AppActions, App[int]):
     def update_prompt_mode(self) -> None:
         """Border title says what the next Enter does; border colour is the thinking level (pi)."""
         km = self.keymap
+        esc = km.first("app.interrupt")
         text = self.prompt_input.text if self._ui_ready else ""
         if text.startswith("!"):
             title = f"{km.first('tui.input.submit')}: run bash" + (" (not in context)" if text.startswith("!!") else "")
             colour = self.pi_theme.hex("bashMode")
         elif self.compacting:
-            title = f"{km.first('tui.input.submit')}: queue for after compaction · Esc: cancel compaction"
+            title = f"{km.first('tui.input.submit')}: queue for after compaction · {esc}: cancel compaction"
             colour = self._thinking_colour()
         elif self.working and self._retry_countdown():
             title = (f"{km.first('tui.input.submit')}: steer · "
-                     f"{km.display('app.message.followUp')}: follow-up · Esc: cancel the retry")
+                     f"{km.display('app.message.followUp')}: follow-up · {esc}: cancel the retry")
             colour = self._thinking_colour()
         elif self.working:
             title = (f"{km.first('tui.input.submit')}: steer · {km.display('app.message.followUp')}: follow-up"
-                     f" · Esc: abort")
+                     f" · {esc}: abort")
             colour = self._thinking_colour()
         else:
             title = f"{km.first('tui.input.submit')}: send · {km.first('tui.input.newLine')}: newline"
             colour = self._thinking_colour()
         if self.bash_running and not self.working and not self.compacting:
-            title += " · Esc: cancel the running command"
+            title += f" · {esc}: cancel the running command"
         self.prompt_input.border_title = title
         if colour:
             self.prompt_input.styles.border = ("round", colour)

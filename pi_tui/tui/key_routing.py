@@ -21,7 +21,6 @@ from pi_tui.tui.keymap import Keymap
 NAVIGATION_ACTIONS = frozenset({
     "app.history.prev", "app.history.next",
     "app.scroll.pageUp", "app.scroll.pageDown", "app.scroll.top", "app.scroll.bottom",
-    "app.interrupt",  # Escape outside the editor returns to it (the app's binding) instead of aborting
 })
 FOCUS_KEYS = frozenset({"tab", "shift+tab"})
 
@@ -36,6 +35,8 @@ def editor_takes_key(event: events.Key, keymap: Keymap) -> bool:
     if key in FOCUS_KEYS:
         return False
     action = keymap.action_for(key)
+    if action == "app.interrupt":
+        return key != "escape"  # Escape outside the editor returns to it (the app's binding); a remapped key aborts
     if action is not None:
         return action not in NAVIGATION_ACTIONS
     return key == "enter" or event.is_printable

@@ -86,7 +86,7 @@ class Keymap:
         return _pretty(keys[0]) if keys else "unbound"
 
 
-_NAMES = {"pageup": "PageUp", "pagedown": "PageDown", "escape": "Escape", "enter": "Enter", "tab": "Tab"}
+_NAMES = {"pageup": "PageUp", "pagedown": "PageDown", "escape": "Esc", "enter": "Enter", "tab": "Tab"}
 
 
 def _pretty(key: str) -> str:

@@ -187,10 +187,10 @@ class SessionView:
         self.app.update_prompt_mode()
         reason = field(event, "reason", "manual")
         if reason == "manual":
-            self.app.status_line.show("Compacting context... (esc to cancel)")
+            self.app.status_line.show(f"Compacting context... ({self.app.ctx.interrupt_key.lower()} to cancel)")
         else:
             prefix = "Context overflow detected, " if reason == "overflow" else ""
-            self.app.status_line.show(f"{prefix}Auto-compacting... (esc to cancel)")
+            self.app.status_line.show(f"{prefix}Auto-compacting... ({self.app.ctx.interrupt_key.lower()} to cancel)")
 
     def on_compaction_end(self, event: Any) -> None:
         """Status off; rebuild after a success. Errors are not repeated here: a manual ``/compact`` raises

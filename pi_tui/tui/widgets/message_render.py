@@ -41,6 +41,8 @@ class RenderContext:
         self.hide_thinking = hide_thinking
         self.expand_tools = expand_tools
         self.show_timing = show_timing  # False in snapshots: no clock-dependent text
+        self.expand_key = "Ctrl+O"  # keys named in hints: the app sets them from its keymap
+        self.interrupt_key = "Esc"
         self.generation = 0
         self.set_theme(theme)
 

@@ -77,10 +77,12 @@ class Preview:
     hint_above: bool = False
 
 
-def preview(name: str, text: str, expanded: bool, width: int | None = None) -> Preview:
+def preview(name: str, text: str, expanded: bool, width: int | None = None,
+            expand_key: str = EXPAND_KEY) -> Preview:
     """Collapsed (or expanded) preview of a tool's result text, per pi's line counts.
 
     bash keeps its last 5 *visual* lines (wrapped at ``width`` cells when given), others their first N lines.
+    ``expand_key`` is named in the hint (the keymap's ``app.tools.expand`` key).
     """
     lines = text.rstrip("\n").split("\n") if text.strip() else []
     if expanded:
@@ -97,12 +99,12 @@ def preview(name: str, text: str, expanded: bool, width: int | None = None) -> P
             start -= 1
         if start == 0:
             return Preview(lines)
-        return Preview(lines[start:], f"... ({start} earlier lines, {EXPAND_KEY} to expand)", True)
+        return Preview(lines[start:], f"... ({start} earlier lines, {expand_key} to expand)", True)
     head = PREVIEW_HEAD.get(name, DEFAULT_HEAD)
     if len(lines) <= head:
         return Preview(lines)
     more = len(lines) - head
-    return Preview(lines[:head], f"... ({more} more lines, {EXPAND_KEY} to expand)")
+    return Preview(lines[:head], f"... ({more} more lines, {expand_key} to expand)")
 
 
 def result_text(content: Any) -> str:

@@ -325,7 +325,7 @@ class ToolItem(TranscriptItem):
             if diff:
                 parts.append(diff_text(diff, t))
         if self.name == "write" and isinstance(self.args.get("content"), str):
-            pv = tool_format.preview("write", self.args["content"], expanded)
+            pv = tool_format.preview("write", self.args["content"], expanded, expand_key=ctx.expand_key)
             lang = _lang_for(str(self.args.get("path", "")))
             parts.append(ctx.syntax_block("\n".join(pv.lines), lang))
             if pv.hint:
@@ -333,7 +333,7 @@ class ToolItem(TranscriptItem):
         text = self.result_text if self.status in ("done", "error", "blocked") else self.partial_text
         show_output = self.name not in ("write", "edit") or self.status in ("error", "blocked")
         if text and show_output:
-            pv = tool_format.preview(self.name, text, expanded, width=max(1, width - 2))
+            pv = tool_format.preview(self.name, text, expanded, width=max(1, width - 2), expand_key=ctx.expand_key)
             style = t.fg("error") if self.status in ("error", "blocked") else output
             body = Text("\n".join(pv.lines), style=style)
             hint = Text(pv.hint, style=t.fg("muted")) if pv.hint else None
@@ -389,13 +389,13 @@ class BashItem(TranscriptItem):
         lines = self.output.rstrip("\n").split("\n") if self.output else []
         parts: list[RenderableType | None] = []
         if lines and not (self.expanded or ctx.expand_tools) and len(lines) > self.PREVIEW:
-            parts.append(Text(f"... ({len(lines) - self.PREVIEW} earlier lines, Ctrl+O to expand)",
+            parts.append(Text(f"... ({len(lines) - self.PREVIEW} earlier lines, {ctx.expand_key} to expand)",
                               style=t.fg("muted")))
             lines = lines[-self.PREVIEW:]
         if lines:
             parts.append(Text("\n".join(lines), style=t.fg("toolOutput")))
         if self.running:
-            parts.append(Text("Running... (esc to cancel)", style=t.fg("muted")))
+            parts.append(Text(f"Running... ({ctx.interrupt_key.lower()} to cancel)", style=t.fg("muted")))
         elif self.cancelled:
             parts.append(Text("(cancelled)", style=t.fg("warning")))
         elif self.exit_code not in (0, None):
@@ -476,7 +476,7 @@ class ArtifactItem(TranscriptItem):
             body = Text(shown, style=t.fg("toolOutput"))
         hint = None
         if not expanded and len(lines) > self.COLLAPSED:
-            hint = Text(f"... ({len(lines) - self.COLLAPSED} more lines, click or Ctrl+O to expand)",
+            hint = Text(f"... ({len(lines) - self.COLLAPSED} more lines, click or {ctx.expand_key} to expand)",
                         style=t.fg("muted"))
         sub = f"{self.kind}" + (f" · {self.path}" if self.path else "") + f" · {len(lines)} lines"
         title = Text.assemble(("▣ ", t.fg("accent")), (self.title, t.fg("accent", bold=True)))
@@ -547,6 +547,6 @@ class SummaryItem(TranscriptItem):
             body = ctx.markdown(self.text or " ", t.fg("customMessageText"))
         else:
             first = (self.text.strip().split("\n") or [""])[0][:200]
-            body = Text(f"{first}  (Ctrl+O to expand)", style=t.fg("muted"))
+            body = Text(f"{first}  ({ctx.expand_key} to expand)", style=t.fg("muted"))
         style = t.bg("customMessageBg")
         return ctx.to_strips(Padding(group(label, body), (1, 1), style=style, expand=True), width)
