@@ -62,7 +62,21 @@ UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTO
 
 
 class SessionFileError(OSError):
-    """A session file that exists but cannot be read (permissions, a directory); nothing is written to it."""
+    """A session file that exists but cannot be read (permissions, a directory) or is not a session at all (non-empty,
+    without one session record); nothing is written to it."""
+
+
+def _is_foreign_file(path: Path) -> bool:
+    """True when ``path`` has content (beyond whitespace and NUL runs) with no trace of a session record (no
+    ``"type"`` key, and not a torn start of a header): another file, not a damaged session. Reads at most 64 KB."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    head = head.replace(b"\x00", b"").lstrip(b"\xef\xbb\xbf").strip()
+    marker = b'{"type":"session"'
+    return bool(head) and b'"type"' not in head and not marker.startswith(head[: len(marker)])
 
 
 class SessionManager:
@@ -177,6 +191,14 @@ class SessionManager:
             self._session_file = resolved
             return
         if loaded.header is None:
+            if _is_foreign_file(resolved):
+                # Nothing in it is or was a session record: some other file (a typo in --session, a notes file).
+                # It is never overwritten (pi 0.80.3), and needs no side file of "damaged" bytes either.
+                if loaded.damaged:
+                    resolved.with_name(f"{resolved.name}.damaged").unlink(missing_ok=True)
+                raise SessionFileError(
+                    f"Not a session file: {resolved} (it has content but no session record); it was left unchanged"
+                )
             if not loaded.empty or resolved.stat().st_size > 0:
                 backup = resolved.with_name(f"{resolved.name}.corrupt-{iso_now().replace(':', '-')}")
                 shutil.copyfile(resolved, backup)
