@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from markdown_it.token import Token as MdToken
 from pygments.token import (
     Comment,
     Keyword,
@@ -143,16 +144,35 @@ class PiListItem(ListItem):
             yield new_line
 
 
+def _html_block_as_paragraph(token: MdToken) -> list[MdToken]:
+    """A raw HTML block (``<script>alert(2)</script> hi``, ``<div>``) as a paragraph of its literal text."""
+    children: list[MdToken] = []
+    for i, line in enumerate(token.content.rstrip("\n").split("\n")):
+        if i:
+            children.append(MdToken("hardbreak", "br", 0))
+        children.append(MdToken("text", "", 0, content=line))
+    inline = MdToken("inline", "", 0, content=token.content.rstrip("\n"), children=children, map=token.map)
+    return [MdToken("paragraph_open", "p", 1, map=token.map), inline, MdToken("paragraph_close", "p", -1)]
+
+
 class _KeepLineBreaks(Markdown):
-    """Markdown whose single newlines stay line breaks (as in pi's terminal Markdown), not spaces."""
+    """Markdown whose single newlines stay line breaks (as in pi's terminal Markdown), not spaces, and whose raw
+    HTML is shown as the text it is: Rich drops ``html_inline``/``html_block`` tokens, so ``List<String>``,
+    ``<div class="x">`` or ``#include <stdio.h>`` outside code spans vanished from the screen (pi shows them)."""
 
     def __init__(self, markup: str, **kwargs: Any) -> None:
         super().__init__(markup, **kwargs)
+        if any(t.type == "html_block" for t in self.parsed):
+            self.parsed = [
+                part for t in self.parsed for part in (_html_block_as_paragraph(t) if t.type == "html_block" else [t])
+            ]
         stack = list(self.parsed)
         while stack:
             token = stack.pop()
             if token.type == "softbreak":
                 token.type = "hardbreak"
+            elif token.type == "html_inline":
+                token.type = "text"
             if token.children:
                 stack.extend(token.children)
 
