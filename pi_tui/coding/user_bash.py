@@ -1,8 +1,10 @@
 """User bash (``!cmd`` / ``!!cmd``): run a command for the user and record it (pi-reference §3.11).
 
 The command runs in the session cwd through the bash tool's shell backend (own process group, killed on
-abort). Output chunks are ANSI-stripped, sanitised and ``\\r``-free before reaching ``on_chunk``; the result
-keeps the tail (2000 lines / 50 KB) and the full output goes to ``/tmp/pi-bash-<16hex>.log`` when larger.
+abort). Output chunks go through :class:`~pi_tui.agent.terminal_text.TerminalOutputStream` and the final
+output through :func:`~pi_tui.agent.terminal_text.sanitize_terminal_output` (the function every tool result
+goes through: no escape sequence or control character reaches the screen, the session or the model; a
+progress bar keeps its last frame; issue 10 class 7). The result keeps the tail (2000 lines / 50 KB) and the full output goes to ``/tmp/pi-bash-<16hex>.log`` when larger.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pi_tui.agent.terminal_text import TerminalOutputStream, sanitize_terminal_output
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.coding.tools.shell import (
     LocalBashOperations,
@@ -19,8 +22,6 @@ from pi_tui.coding.tools.shell import (
     ShellAborted,
     ShellTimedOut,
     get_shell_env,
-    sanitize_binary_output,
-    strip_ansi,
 )
 
 
@@ -44,11 +45,6 @@ class BashResult:
         return data
 
 
-def clean_chunk(text: str) -> str:
-    """ANSI escapes, control characters (except tab/newline) and ``\\r`` removed (pi-reference §3.11)."""
-    return sanitize_binary_output(strip_ansi(text)).replace("\r", "")
-
-
 async def run_user_bash(
     command: str,
     cwd: str,
@@ -65,11 +61,12 @@ async def run_user_bash(
     full_command = f"{command_prefix}\n{command}" if command_prefix else command
     accumulator = OutputAccumulator(temp_file_prefix="pi-bash")
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    stream = TerminalOutputStream()
 
     def on_data(data: bytes) -> None:
         accumulator.append(data)
         if on_chunk is not None:
-            text = clean_chunk(decoder.decode(data))
+            text = stream.feed(decoder.decode(data))
             if text:
                 on_chunk(text)
 
@@ -85,9 +82,13 @@ async def run_user_bash(
         accumulator.append(str(exc).encode("utf-8"))
         exit_code = 1
     accumulator.finish()
+    if on_chunk is not None:
+        rest = stream.feed(decoder.decode(b"", final=True)) + stream.finish()
+        if rest:
+            on_chunk(rest)
     content, truncation, full_path = accumulator.snapshot(persist_if_truncated=True)
     accumulator.close_temp_file()
-    output = clean_chunk(content)
+    output = sanitize_terminal_output(content)
     return BashResult(
         output=output,
         exit_code=None if cancelled else exit_code,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
 from pi_tui.coding.session.context import (
     branch_summary_message,
     custom_message_from_entry,
@@ -73,7 +74,7 @@ def item_for_message(message: Any) -> TranscriptItem | None:
     if role == "bashExecution":
         b = BashItem(str(field(message, "command", "")), bool(field(message, "exclude_from_context", False)
                                                              or field(message, "excludeFromContext", False)))
-        b.output = str(field(message, "output", "") or "")
+        b.output = sanitize_terminal_output(str(field(message, "output", "") or ""))  # older sessions
         b.exit_code = field(message, "exit_code", field(message, "exitCode"))
         b.cancelled = bool(field(message, "cancelled", False))
         b.truncated_path = field(message, "full_output_path", field(message, "fullOutputPath"))

@@ -7,6 +7,10 @@
   size limit.]`` note instead of the image block.
 * Other files with a NUL byte in their first 8 KB are binary (pi-tui addition, case 22): the result is a
   short note ``Binary file <path> (<size> bytes) not shown...`` and never the raw bytes.
+* Line breaks: ``\\r\\n`` and a lone ``\\r`` read as ``\\n`` (as the edit tool reads them), so the text of a
+  file with bare carriage returns is never hidden by the terminal-control sanitiser that every tool result
+  goes through (:mod:`pi_tui.agent.terminal_text`: escape sequences and control characters removed; pi sends
+  the raw bytes to the model; issue 10 class 7).
 * Text is split on ``\\n``; ``offset`` (1-based) and ``limit`` select lines, then :func:`truncate_head`
   caps the output at 2000 lines / 50 KB with pi's continuation notices. A first line over 50 KB gives
   ``[Line <n> is <size>, exceeds 50.0KB limit. Use bash: sed -n '<n>p' <path> | head -c 51200]``.
@@ -100,7 +104,7 @@ def format_text(text: str, path: str, offset: int | None, limit: int | None) -> 
 
     Raises ``Offset <o> is beyond end of file (<n> lines total)``.
     """
-    all_lines = text.split("\n")
+    all_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     total = len(all_lines)
     start = max(0, offset - 1) if offset else 0
     if start >= total:

@@ -33,7 +33,6 @@ import codecs
 import contextlib
 import errno
 import os
-import re
 import secrets
 import shutil
 import signal as signal_mod
@@ -358,23 +357,6 @@ class OutputAccumulator:
         for chunk in self._raw_chunks:
             self._temp_file.write(chunk)
         self._raw_chunks = []
-
-
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-
-
-def strip_ansi(text: str) -> str:
-    """Remove ANSI CSI/OSC/escape sequences (for rendering and user bash, pi-reference §3.11)."""
-    return _ANSI.sub("", text)
-
-
-def sanitize_binary_output(text: str) -> str:
-    """pi's ``sanitizeBinaryOutput`` (§3.11): drop control characters except tab, LF and CR, and
-    U+FFF9..U+FFFB."""
-    return "".join(
-        ch for ch in text
-        if ch in "\t\n\r" or (ord(ch) > 0x1F and not 0xFFF9 <= ord(ch) <= 0xFFFB)
-    )
 
 
 def any_dict(**items: Any) -> dict[str, Any]:

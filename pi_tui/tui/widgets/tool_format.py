@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
+
 PREVIEW_HEAD = {"read": 10, "write": 10, "grep": 15, "find": 20, "ls": 20}
 BASH_TAIL = 5
 DEFAULT_HEAD = 10
@@ -108,11 +110,14 @@ def preview(name: str, text: str, expanded: bool, width: int | None = None,
 
 
 def result_text(content: Any) -> str:
-    """Join the text blocks of a tool result's ``content`` (models or dicts); images become ``[image]``."""
+    """Join the text blocks of a tool result's ``content`` (models or dicts); images become ``[image]``.
+
+    Sanitised (:func:`~pi_tui.agent.terminal_text.sanitize_terminal_output`) although new results already
+    are: a session written by pi or an older pi-tui may hold raw escape sequences (issue 10 class 7)."""
     if content is None:
         return ""
     if isinstance(content, str):
-        return content
+        return sanitize_terminal_output(content)
     parts: list[str] = []
     for block in content:
         btype = getattr(block, "type", None) or (block.get("type") if isinstance(block, dict) else None)
@@ -120,15 +125,15 @@ def result_text(content: Any) -> str:
             parts.append(getattr(block, "text", None) or (block.get("text", "") if isinstance(block, dict) else ""))
         elif btype == "image":
             parts.append("[image]")
-    return "\n".join(parts)
+    return sanitize_terminal_output("\n".join(parts))
 
 
 def edit_diff(details: Any) -> str | None:
     """The unified-style diff pi's edit tool puts in ``details.diff`` (or ``None``)."""
     if isinstance(details, dict) and isinstance(details.get("diff"), str):
-        return str(details["diff"])
+        return sanitize_terminal_output(str(details["diff"]))
     diff = getattr(details, "diff", None)
-    return diff if isinstance(diff, str) else None
+    return sanitize_terminal_output(diff) if isinstance(diff, str) else None
 
 
 def truncation_note(details: Any) -> str | None:

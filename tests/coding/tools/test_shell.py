@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
 from pi_tui.coding.tools.shell import (
     OutputAccumulator,
     get_shell_config,
     get_shell_env,
-    sanitize_binary_output,
-    strip_ansi,
 )
 
 from .helpers import take_log
 
 
 def test_sanitisers() -> None:
-    assert strip_ansi("\x1b[1;32mok\x1b[0m \x1b]0;title\x07x") == "ok x"
-    assert sanitize_binary_output("a\x00b\tc\x1fd\ufff9e\r\n") == "ab\tcde\r\n"
+    assert sanitize_terminal_output("\x1b[1;32mok\x1b[0m \x1b]0;title\x07x") == "ok x"
+    assert sanitize_terminal_output("a\x00b\tc\x1fd\ufff9e\r\n") == "ab\tcde\n"
 
 
 def test_accumulator_small_output_stays_in_memory() -> None:

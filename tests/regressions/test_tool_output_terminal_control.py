@@ -1,0 +1,229 @@
+"""Issue 10 class 7: tool output cannot drive the terminal.
+
+Real reports:
+- daintreehq/daintree#3703 (2026-03-18): agent output carrying ``ESC ]52;c;<base64> BEL`` silently replaced
+  the user's clipboard (pastejacking: the pasted "command" runs).
+- anthropics/claude-code#15082, #23757: ``printf '\\033]0;title\\007'`` run by the Bash tool: the agent must
+  decide what reaches the terminal (here: nothing; a title is never the tool's to set).
+- NVIDIA/garak#997 and the Black Hat 2023 "weaponizing plain text ANSI escape sequences" talk: hidden text,
+  fake hyperlinks (OSC 8), screen clears and cursor moves in LLM/tool output; CVE-2024-33899 (winrar
+  console output spoofing with ANSI escapes).
+- pi 0.73.1 strips ANSI only when rendering; the model, the session file and exports get the raw bytes, and
+  ``\\r`` progress frames are concatenated (``10%20%100%``).
+
+The malicious file below is read by every path: the bash tool (``cat``), the read tool, grep, user ``!cmd``,
+and the real app in tmux (the pane title and tmux's clipboard buffers are checked, plus the raw bytes the
+app wrote to the terminal).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pi_tui.agent.terminal_text import TerminalOutputStream, sanitize_terminal_output
+from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, faux_tool_call
+from pi_tui.coding.tools import create_coding_tools
+from pi_tui.coding.user_bash import run_user_bash
+
+from ..coding.session_core.helpers import Recorder, make_session, session_lines
+
+pytestmark = pytest.mark.anyio
+
+EVIL = (
+    "line one\n"
+    "\x1b]0;PWNED-TITLE\x07"  # window title (BEL)
+    "\x1b]2;PWNED-TITLE2\x1b\\"  # window title (ST)
+    "\x1b]52;c;cm0gLXJmIH4K\x07"  # clipboard write: "rm -rf ~"
+    "\x1b]52;p;?\x1b\\"  # clipboard read request
+    "\x1b]8;;http://evil.example/\x1b\\click me\x1b]8;;\x1b\\\n"  # hyperlink
+    "\x1b[2J\x1b[H\x1b[1A\x1b[2K\x1b[?1049h\x1b[31mred\x1b[0m\n"  # clear, home, up, erase, alt screen, SGR
+    "\x1bP+q544e\x1b\\\x1b_apc\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\"  # DCS (XTGETTCAP), APC, PM, SOS
+    "\x9b2J\x9d0;PWNED-C1\x9c"  # 8-bit CSI and OSC
+    "\x1bc\x1b7\x1b8\x1b(0\x0e\x0f"  # full reset, save/restore cursor, line-drawing charset, SO/SI
+    "bell\x07 back\x08\x08space\x7f\n"
+    "progress 10%\rprogress 50%\rprogress 100%\n"
+    "crlf line\r\n"
+    "tail \x1b]0;UNTERMINATED title to the end of the line\n"
+    "last line\n"
+)
+CLEAN = (
+    "line one\n"
+    "click me\n"
+    "red\n"
+    "bell backspace\n"
+    "progress 100%\n"
+    "crlf line\n"
+    "tail \n"
+    "last line\n"
+)
+
+FORBIDDEN = ("\x1b", "\x07", "\x08", "\x9b", "\x9c", "\x9d", "\x0e", "\x0f", "\x7f", "\r", "PWNED")
+
+
+def assert_clean(text: str) -> None:
+    for bad in FORBIDDEN:
+        assert bad not in text, (bad, text)
+
+
+def test_the_one_function_removes_every_kind_of_sequence() -> None:
+    assert sanitize_terminal_output(EVIL) == CLEAN
+    assert sanitize_terminal_output(CLEAN) == CLEAN  # idempotent; plain text untouched
+    assert sanitize_terminal_output("tab\there, ünïcödé, emoji 🎉\n") == "tab\there, ünïcödé, emoji 🎉\n"
+    # removing one sequence never joins the halves of another
+    for text in ("\x1b\x1b]0;x\x07]0;y\x07", "\x1b\x00[2J", "\x1b[\x1b]52;c;eA==\x07", "\x1b" * 5 + "]0;t\x07"):
+        assert_clean(sanitize_terminal_output(text))
+
+
+def test_the_stream_form_holds_split_sequences_and_never_shows_old_frames_mixed() -> None:
+    stream = TerminalOutputStream()
+    chunks = [EVIL[i : i + 7] for i in range(0, len(EVIL), 7)]
+    out = "".join(stream.feed(c) for c in chunks) + stream.finish()
+    assert_clean(out)
+    assert "PWNED" not in out and "cm0gLXJmIH4K" not in out
+    # frames that replace already-shown text start a new line instead of being glued together
+    stream = TerminalOutputStream()
+    shown = stream.feed("10%") + stream.feed("\r50%") + stream.feed("\r") + stream.feed("100%\n") + stream.finish()
+    assert shown == "10%\n50%\n100%\n"
+
+
+async def test_bash_and_read_results_events_and_session_are_clean(tmp_path: Path, faux: FauxProvider) -> None:
+    (tmp_path / "evil.txt").write_text(EVIL)
+    faux.set_responses(
+        [
+            faux_assistant_message(
+                [
+                    faux_tool_call("bash", {"command": "cat evil.txt"}, id="c1"),
+                    faux_tool_call("read", {"path": "evil.txt"}, id="c2"),
+                    faux_tool_call("grep", {"pattern": "e", "path": "evil.txt"}, id="c3"),
+                    faux_tool_call("bash", {"command": "cat evil.txt; exit 3"}, id="c4"),
+                ],
+                stop_reason="toolUse",
+            ),
+            faux_assistant_message("done"),
+        ]
+    )
+    tools = list(create_coding_tools(str(tmp_path)).values())
+    session = make_session(tmp_path, faux.get_model(), tools=tools)
+    rec = Recorder(session)
+    await session.prompt("look at evil.txt")
+    results = [e for e in rec.events if e["type"] in ("tool_execution_update", "tool_execution_end")]
+    assert {e["toolCallId"] for e in results} == {"c1", "c2", "c3", "c4"}
+    for event in results:
+        assert_clean(json.dumps(event, ensure_ascii=False).replace("\\u001b", "\x1b").replace("\\r", "\r"))
+    ends = {e["toolCallId"]: e for e in rec.of("tool_execution_end")}
+    bash_text = ends["c1"]["result"]["content"][0]["text"]
+    assert bash_text == CLEAN
+    assert ends["c4"]["isError"] and ends["c4"]["result"]["content"][0]["text"].startswith(CLEAN)
+    assert "progress 100%" in ends["c2"]["result"]["content"][0]["text"]
+    # the model's next request and the session file
+    sent = json.dumps([m.model_dump(mode="json") for m in session.messages], ensure_ascii=False)
+    assert "\\u001b" not in sent and "\\u0007" not in sent and "PWNED-TITLE" not in sent
+    saved = json.dumps(session_lines(session), ensure_ascii=False)
+    assert "\\u001b" not in saved and "\\u0007" not in saved and "\\r" not in saved and "PWNED" not in saved
+
+
+async def test_user_bash_chunks_and_result_are_clean(tmp_path: Path) -> None:
+    (tmp_path / "evil.txt").write_text(EVIL)
+    chunks: list[str] = []
+    result = await run_user_bash("cat evil.txt; printf 'p 1\\rp 2\\rp 3\\n'", str(tmp_path), on_chunk=chunks.append)
+    assert result.output == CLEAN + "p 3\n"
+    assert_clean("".join(chunks))
+
+
+async def test_an_error_naming_an_unknown_tool_is_clean(tmp_path: Path, faux: FauxProvider) -> None:
+    faux.set_responses(
+        [
+            faux_assistant_message([faux_tool_call("x\x1b]0;PWNED\x07y", {}, id="c1")], stop_reason="toolUse"),
+            faux_assistant_message("done"),
+        ]
+    )
+    session = make_session(tmp_path, faux.get_model())
+    rec = Recorder(session)
+    await session.prompt("go")
+    (end,) = rec.of("tool_execution_end")
+    assert_clean(end["result"]["content"][0]["text"])
+
+
+# ---------------------------------------------------------------------------------------- tmux
+
+
+def _tmux(sock: str, *args: str) -> str:
+    return subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True, check=False).stdout
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+def test_tmux_bash_cat_of_a_malicious_file_never_reaches_the_terminal(tmp_path: Path) -> None:
+    from tests.conformance.mock_llm_server import MockLlmServer
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "evil.txt").write_text(EVIL)
+    home = tmp_path / "agent"
+    home.mkdir()
+    script: list[dict[str, Any]] = [
+        {"type": "tool", "calls": [{"id": "c1", "name": "bash", "args": {"command": "cat evil.txt"}}]},
+        {"type": "tool", "calls": [{"id": "c2", "name": "read", "args": {"path": "evil.txt"}}]},
+        {"type": "text", "text": "ALL-DONE"},
+    ]
+    sock = f"tools-osc-{os.getpid()}"
+    raw_log = tmp_path / "raw.log"
+    with MockLlmServer(script) as server:
+        (home / "models.json").write_text(
+            json.dumps(
+                {
+                    "providers": {
+                        "mock": {
+                            "baseUrl": f"http://127.0.0.1:{server.port}/v1",
+                            "api": "openai-completions",
+                            "apiKey": "none",
+                            "models": [{"id": "mock-model"}],
+                        }
+                    }
+                }
+            )
+        )
+        env = f"PI_TUI_DIR={home} PI_TUI_SESSION_DIR={tmp_path / 'sessions'} PYTHONPATH={os.environ.get('PYTHONPATH', '')}"
+        command = (
+            f"cd {project} && sleep 0.5 && env {env} {sys.executable} -m pi_tui.cli "
+            "--provider mock --model mock-model"
+        )
+        try:
+            _tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command)
+            _tmux(sock, "set", "-g", "set-clipboard", "on")
+            _tmux(sock, "pipe-pane", "-t", "t", "-o", f"cat >> {raw_log}")
+            title_before = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
+            deadline = time.monotonic() + 30
+            while "Enter" not in _tmux(sock, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(1.0)
+            _tmux(sock, "send-keys", "-t", "t", "-l", "look at evil.txt")
+            _tmux(sock, "send-keys", "-t", "t", "Enter")
+            screen = ""
+            while time.monotonic() < deadline:
+                screen = _tmux(sock, "capture-pane", "-p", "-t", "t")
+                if "ALL-DONE" in screen:
+                    break
+                time.sleep(0.2)
+            assert "ALL-DONE" in screen, screen
+            time.sleep(0.5)
+            title_after = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
+            buffers = _tmux(sock, "list-buffers")
+            _tmux(sock, "send-keys", "-t", "t", "C-d")
+        finally:
+            _tmux(sock, "kill-server")
+    raw = raw_log.read_bytes()
+    assert "PWNED" not in title_after and title_after == title_before
+    assert buffers == ""  # OSC 52 would have created a tmux paste buffer ("rm -rf ~")
+    assert b"PWNED" not in raw
+    assert b"\x1b]52" not in raw and b"cm0gLXJmIH4K" not in raw
+    assert b"evil.example" not in raw
+    assert b"click me" in raw  # the text of the file did reach the screen
