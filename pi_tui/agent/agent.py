@@ -156,6 +156,8 @@ class Agent:
         self.tool_execution: ToolExecutionMode = tool_execution
         self.steering_checkpoint: SteeringCheckpoint = steering_checkpoint
         self.should_stop_after_turn = should_stop_after_turn
+        self.max_repeated_tool_failures: int | None = None  # pi-tui: see AgentLoopConfig
+        self.list_tools_when_unknown = False  # pi-tui: see AgentLoopConfig
         self._listeners: dict[int, tuple[Listener, int]] = {}
         self._listener_list: tuple[tuple[Listener, int], ...] = ()
         self._next_listener = 0
@@ -371,6 +373,8 @@ class Agent:
             get_follow_up_messages=self._drainer(self._follow_up, False),
             steering_checkpoint=self.steering_checkpoint,
             should_stop_after_turn=self.should_stop_after_turn,
+            max_repeated_tool_failures=self.max_repeated_tool_failures,
+            list_tools_when_unknown=self.list_tools_when_unknown,
         )
 
     async def _run(self, executor: Callable[[AbortSignal], Awaitable[list[Any]]]) -> None:

@@ -10,7 +10,9 @@ callback makes ``run_agent_loop`` raise (the Agent turns that into a failure mes
 
 Beyond pi 0.73.1 (tests/conformance/DIFFERENCES.md): once the signal is aborted the queues are no longer
 polled, and messages drained but not yet injected are not injected (the Agent puts them back at the front
-of their queue), so an abort never swallows a queued message.
+of their queue), so an abort never swallows a queued message. With ``max_repeated_tool_failures`` set, a run
+whose model repeats the same failing call that many times ends with an error assistant message saying so
+(:mod:`pi_tui.agent.tool_loop_guard`; issue 10 class 5).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.events import AssistantMessageEventStream, EventStream
 from pi_tui.ai.stream import stream_simple
-from pi_tui.ai.types import AssistantMessage, Context, ToolCall, ToolResultMessage
+from pi_tui.ai.types import AssistantMessage, Context, TextContent, ToolCall, ToolResultMessage, Usage, now_ms
 
 from .events import (
     AgentEndEvent,
@@ -38,6 +40,7 @@ from .events import (
 )
 from .messages import parse_agent_message
 from .tool_execution import call_maybe_async, execute_tool_calls
+from .tool_loop_guard import RepeatedFailureGuard
 from .types import AgentContext, AgentLoopConfig, ShouldStopAfterTurnContext, StreamFn
 
 EmitFn = Callable[[Any], "Awaitable[None] | None"]
@@ -234,6 +237,8 @@ async def _run_loop(
     stream_fn: StreamFn | None,
 ) -> None:
     first_turn = True
+    limit = config.max_repeated_tool_failures
+    guard = RepeatedFailureGuard(limit) if limit else None
     pending = await _poll(config.get_steering_messages, signal)  # poll #0: typed while waiting
     while True:
         has_more_tool_calls = True
@@ -270,6 +275,11 @@ async def _run_loop(
                     new_messages.append(result)
 
             await emit(TurnEndEvent(message=message, tool_results=tool_results))
+            if guard is not None and tool_results:
+                stop = guard.record(message, tool_results, {t.name for t in context.tools or ()})
+                if stop is not None:
+                    await _stop_run(stop, context, new_messages, config, emit)
+                    return
             if config.should_stop_after_turn is not None and await call_maybe_async(
                 config.should_stop_after_turn,
                 ShouldStopAfterTurnContext(
@@ -285,6 +295,34 @@ async def _run_loop(
             pending = follow_ups
             continue
         break
+    await emit(AgentEndEvent(messages=new_messages))
+
+
+async def _stop_run(
+    text: str,
+    context: AgentContext,
+    new_messages: list[Any],
+    config: AgentLoopConfig,
+    emit: Callable[[Any], Awaitable[None]],
+) -> None:
+    """End the run with an error assistant message saying why (repeated failing tool calls)."""
+    model = config.model
+    message = AssistantMessage(
+        content=[TextContent(text="")],
+        api=model.api,
+        provider=model.provider,
+        model=model.id,
+        usage=Usage(),
+        stop_reason="error",
+        error_message=text,
+        timestamp=now_ms(),
+    )
+    await emit(TurnStartEvent())
+    await emit(MessageStartEvent(message=message))
+    context.messages.append(message)
+    new_messages.append(message)
+    await emit(MessageEndEvent(message=message))
+    await emit(TurnEndEvent(message=message, tool_results=[]))
     await emit(AgentEndEvent(messages=new_messages))
 
 

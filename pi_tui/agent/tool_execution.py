@@ -17,6 +17,9 @@ Beyond pi 0.73.1 (tests/conformance/DIFFERENCES.md):
   returned for the next turn (pi-reference §5 item 1);
 - ``on_update`` calls after ``execute`` returned are ignored (pi 0.79.2); a tool returning something that is
   not a result becomes an error result instead of failing the run;
+- with ``list_tools_when_unknown`` (the coding session sets it), a call to a tool that does not exist gets
+  ``Tool <name> not found. [Did you mean <x>?] Available tools: <names>.`` (pi: ``Tool <name> not found``;
+  issue 10 class 5);
 - every result, partial result and error text goes through
   :func:`~pi_tui.agent.terminal_text.sanitize_terminal_output` (text blocks and the strings in ``details``)
   before any event carries it, so no tool output can drive the terminal (issue 10 class 7).
@@ -25,7 +28,9 @@ Beyond pi 0.73.1 (tests/conformance/DIFFERENCES.md):
 from __future__ import annotations
 
 import asyncio
+import difflib
 import inspect
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,6 +84,22 @@ async def call_maybe_async(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         return await result
     return result
+
+
+def unknown_tool_text(name: str, tools: Any) -> str:
+    """pi's ``Tool <name> not found``, then a close match (``Did you mean bash?``, case and ``_file``-style
+    suffixes ignored) and the list of tools that exist (issue 10 class 5)."""
+    names = [t.name for t in tools]
+    if not names:
+        return f"Tool {name} not found. No tools are available."
+    lowered = {n.lower(): n for n in names}
+    guess = lowered.get(name.lower())
+    if guess is None:
+        stem = re.split(r"[_\-.]", name.lower())[0]
+        guess = lowered.get(stem) or next(iter(difflib.get_close_matches(name.lower(), list(lowered), n=1)), None)
+        guess = lowered.get(guess) if guess in lowered else guess
+    hint = f" Did you mean {guess}?" if guess else ""
+    return f"Tool {name} not found.{hint} Available tools: {', '.join(names)}."
 
 
 def error_tool_result(message: str) -> AgentToolResult:
@@ -195,7 +216,12 @@ async def prepare_tool_call(
         return _Immediate(tool_call, error_tool_result(invalid_json_arguments_text(tool_call.name)))
     tool = next((t for t in context.tools or () if t.name == tool_call.name), None)
     if tool is None:
-        return _Immediate(tool_call, error_tool_result(f"Tool {tool_call.name} not found"))
+        text = (
+            unknown_tool_text(tool_call.name, context.tools or ())
+            if config.list_tools_when_unknown
+            else f"Tool {tool_call.name} not found"
+        )
+        return _Immediate(tool_call, error_tool_result(text))
     try:
         prepare = getattr(tool, "prepare_arguments", None)
         prepared_args = prepare(tool_call.arguments) if prepare is not None else tool_call.arguments

@@ -170,6 +170,9 @@ class AgentLoopConfig(SimpleStreamOptions):
 
     Beyond pi: ``steering_checkpoint="tool"`` also polls steering after each tool in sequential mode; the
     rest of the batch is then skipped (error results) and the steering message goes to the model next.
+    ``max_repeated_tool_failures`` (None or 0: no limit, pi) ends a run whose model made the same failing
+    call that many times (:mod:`pi_tui.agent.tool_loop_guard`); ``list_tools_when_unknown`` (False: pi's
+    ``Tool <name> not found``) makes the error for an unknown tool name the tools that exist.
     """
 
     model: Model
@@ -183,6 +186,8 @@ class AgentLoopConfig(SimpleStreamOptions):
     before_tool_call: BeforeToolCallHook | None = None
     after_tool_call: AfterToolCallHook | None = None
     steering_checkpoint: SteeringCheckpoint = "turn"
+    max_repeated_tool_failures: int | None = None
+    list_tools_when_unknown: bool = False
 
 
 # ---------------------------------------------------------------- agent state (§2.1 AgentState, §2.7)

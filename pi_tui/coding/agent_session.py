@@ -165,6 +165,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         agent.session_id = session_manager.get_session_id()
         if isinstance(agent, _SessionAgent):
             agent.stop_after_turn = self._should_stop_after_turn
+        agent.max_repeated_tool_failures = self.settings.max_repeated_tool_failures or None
+        agent.list_tools_when_unknown = True  # issue 10 class 5
         self._unsubscribe_agent = agent.subscribe(self._on_agent_event)
 
     # ------------------------------------------------------------------ subscribers

@@ -58,6 +58,7 @@ def _settings_from(manager: SettingsManager) -> SessionSettings:
         default_thinking_level=manager.default_thinking_level or "medium",
         block_images=manager.block_images,
         shell_command_prefix=manager.shell_command_prefix,
+        max_repeated_tool_failures=manager.max_repeated_tool_failures,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pi_tui.agent.tool_loop_guard import DEFAULT_MAX_REPEATED_TOOL_FAILURES
 from pi_tui.ai.types import Model
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.retry import RetrySettings
@@ -22,6 +23,8 @@ class SessionSettings:
     ``default_thinking_level`` is used when neither the caller nor the session chose one ("medium").
     ``block_images`` replaces image blocks sent to the LLM. ``shell_command_prefix`` prefixes user bash.
     ``turn_boundary_compaction`` (beyond pi, §5 item 4) also checks the threshold after each tool turn.
+    ``max_repeated_tool_failures`` (beyond pi, issue 10 class 5; 0 = no limit) ends a run whose model repeats
+    the same failing tool call that many times.
     """
 
     compaction: CompactionSettings = field(default_factory=CompactionSettings)
@@ -32,6 +35,7 @@ class SessionSettings:
     block_images: bool = False
     shell_command_prefix: str | None = None
     turn_boundary_compaction: bool = True
+    max_repeated_tool_failures: int = DEFAULT_MAX_REPEATED_TOOL_FAILURES
 
 
 class ModelAccess(Protocol):

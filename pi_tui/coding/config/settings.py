@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pi_tui.agent.tool_loop_guard import DEFAULT_MAX_REPEATED_TOOL_FAILURES
 from pi_tui.coding.config.jsonc import loads_jsonc
 from pi_tui.coding.config.paths import get_agent_dir, get_project_settings_path, get_settings_path
 
@@ -385,6 +386,13 @@ class SettingsManager:
     @property
     def shell_command_prefix(self) -> str | None:
         return self._str("shellCommandPrefix", None)
+
+    @property
+    def max_repeated_tool_failures(self) -> int:
+        """``maxRepeatedToolFailures`` (pi-tui, default 5; 0 = no limit): a run stops when the model made the
+        same failing tool call this many times (pi_tui.agent.tool_loop_guard; issue 10 class 5)."""
+        value = self._int("maxRepeatedToolFailures", DEFAULT_MAX_REPEATED_TOOL_FAILURES)
+        return max(0, value) if value is not None else DEFAULT_MAX_REPEATED_TOOL_FAILURES
 
     @property
     def session_dir(self) -> str | None:
