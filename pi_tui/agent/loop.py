@@ -248,6 +248,8 @@ async def _run_loop(
             else:
                 first_turn = False
             if pending and not _aborted(signal):
+                if guard is not None:  # the user spoke: a fresh budget for repeated failures
+                    guard = RepeatedFailureGuard(guard.limit)
                 for message in pending:
                     await emit(MessageStartEvent(message=message))
                     await emit(MessageEndEvent(message=message))

@@ -130,3 +130,24 @@ async def test_limit_is_a_setting_and_zero_turns_it_off(tmp_path: Path, faux: Fa
     await agent.prompt("again")
     assert agent.state.messages[-1].stop_reason == "error"
     assert faux.get_pending_response_count() == 9
+
+
+async def test_a_steering_message_gives_a_fresh_budget(faux: FauxProvider) -> None:
+    calls = 0
+    agent: Agent
+
+    class Flaky(AgentTool):
+        async def execute(self, tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None) -> AgentToolResult:
+            nonlocal calls
+            calls += 1
+            if calls == 3:  # the user types while the third call runs
+                agent.steer("look elsewhere")
+            raise Exception("nope")
+
+    flaky = Flaky(name="flaky", label="flaky", description="fails", parameters={"type": "object"})
+    faux.set_responses([*_calls("flaky", {}, 12)])
+    agent = Agent({"model": faux.get_model(), "tools": [flaky]})
+    agent.max_repeated_tool_failures = 5
+    await agent.prompt("go")
+    assert calls == 8  # 3 before the steering message, then 5 more
+    assert agent.state.messages[-1].stop_reason == "error"

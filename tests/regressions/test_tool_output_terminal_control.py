@@ -153,6 +153,16 @@ async def test_an_error_naming_an_unknown_tool_is_clean(tmp_path: Path, faux: Fa
     assert_clean(end["result"]["content"][0]["text"])
 
 
+def test_a_command_written_by_an_injected_model_is_shown_clean() -> None:
+    # tool INPUT: a model that read a malicious file may echo its sequences into a call
+    from pi_tui.tui.widgets import tool_format
+
+    assert_clean(tool_format.call_line("bash", {"command": "printf '\x1b]52;c;eA==\x07'; echo \x9b2J"}))
+    assert_clean(tool_format.call_line("read", {"path": "\x1b]0;PWNED\x07x.txt"}))
+    assert_clean(tool_format.short_args({"x": "\x9d0;PWNED\x9c"}))
+    assert_clean(tool_format.call_line("mcp_tool", {"q": "\x1b[2J\x9d0;PWNED\x07"}))
+
+
 # ---------------------------------------------------------------------------------------- tmux
 
 

@@ -35,12 +35,17 @@ def short_args(args: dict[str, Any], limit: int = 60) -> str:
         text = json.dumps(args, ensure_ascii=False, separators=(", ", ": "))
     except (TypeError, ValueError):
         text = str(args)
-    text = text.replace("\n", "\\n")
+    text = sanitize_terminal_output(text.replace("\n", "\\n"))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def call_line(name: str, args: dict[str, Any] | None) -> str:
-    """pi's one-line call renderer for ``name`` with (possibly partial) ``args``."""
+    """pi's one-line call renderer for ``name`` with (possibly partial) ``args``, sanitised: a model that read
+    a malicious file may put escape sequences into a command (issue 10 class 7)."""
+    return sanitize_terminal_output(_call_line(name, args))
+
+
+def _call_line(name: str, args: dict[str, Any] | None) -> str:
     a = args or {}
     path = _s(a, "path", "file_path")
     if name == "bash":
