@@ -227,14 +227,15 @@ class SlashActions(_Base):
 
     async def cmd_export(self, arg: str) -> None:
         """pi's ``/export [path]``: HTML to any path (or one HTML file at the default place when no path is
-        given); a ``.md`` path gets the Markdown transcript (a pi-tui addition)."""
+        given); a ``.md`` path gets the Markdown transcript (a pi-tui addition). The file is rendered and
+        written in a thread (a long session's HTML is large): the UI keeps taking keys."""
         session = self._need_session()
         if session is None:
             return
         if arg.lower().endswith(".md"):
-            path = session.export_markdown(arg)
+            path = await asyncio.to_thread(session.export_markdown, arg)
         else:
-            path = session.export_html(arg or None)
+            path = await asyncio.to_thread(session.export_html, arg or None)
         self.add_notice("info", f"Session exported to: {path}")
 
     async def cmd_copy(self, arg: str) -> None:

@@ -1,6 +1,7 @@
 """Blocking work stays off the UI's event loop (issue 9): keys typed meanwhile reach the editor at once.
 
-``/copy`` ran clipboard tools (2 s timeouts each), ``/resume`` read every session file, start-up built the
+``/copy`` ran clipboard tools (2 s timeouts each), ``/resume`` read every session file, ``/export`` rendered and
+wrote the whole session, start-up built the
 session and the footer ran ``git``, all on the event loop: the UI froze. Each case below blocks the slow part
 until the test releases it and checks the order of things: the typed key is in the editor while the slow part
 is still running (on the old code the key only arrived after it; the stubs give up after a few seconds so
@@ -116,3 +117,21 @@ async def test_footer_with_a_slow_git(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await key_arrives_while_blocked(pilot, gate)
         await wait_until(pilot, lambda: app.footer.data.branch == "feature")
+
+
+@pytest.mark.anyio
+async def test_export_of_a_long_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = Gate()
+    session, _ = make_session(tmp_path, [])
+
+    def slow_export(path: str | None = None) -> str:
+        gate.run()
+        return str(tmp_path / "out.html")
+
+    monkeypatch.setattr(session, "export_html", slow_export)
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await type_raw(pilot, "/export\r")
+        await key_arrives_while_blocked(pilot, gate)
+        await wait_until(pilot, lambda: "Session exported to:" in transcript_text(app))
