@@ -144,6 +144,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self._footer_pending = False
         self._multi_provider: bool | None = None  # computed once per session (available models)
         self._ui_ready = False
+        self._view_out_of_step = False  # a session listener failure left the transcript out of step
         self.session_changed = asyncio.Event()  # set after each session event and worker state change
         self.failures = FailureReporter(lambda text: self.notify(text, severity="error", timeout=15),
                                         log_file=lambda: self.log_file)
@@ -341,12 +342,26 @@ class PiApp(SlashActions, AppActions, App[int]):
     def _on_session_event(self, event: Any) -> None:
         """The session listener: apply ``event`` to the widgets; a failure is logged and shown once (it used
         to reach only an unconfigured logger under Textual's stderr redirect, and nobody saw it)."""
+        etype = getattr(event, "type", None)
         try:
             self.view.handle(event)
         except Exception as exc:
-            self.failures.report("session listener", exc, detail=f"event {getattr(event, 'type', '?')}")
+            self._view_out_of_step = True
+            self.failures.report("session listener", exc, detail=f"event {etype}")
         finally:
             self.session_changed.set()  # wakes ``wait_for_session``
+        if self._view_out_of_step and etype == "agent_end":
+            self._resync_transcript()
+
+    def _resync_transcript(self) -> None:
+        """After a listener failure the transcript may miss or half-show items: once the run ends, rebuild it
+        from the session's messages so the screen is back in step."""
+        self._view_out_of_step = False
+        try:
+            self.rebuild_transcript()
+            self.set_working(False)
+        except Exception as exc:
+            self.failures.report("transcript rebuild", exc)
 
     def _safe_models(self) -> list[Any]:
         if self.session is None:

@@ -18,7 +18,7 @@ from pi_tui.ai.providers.faux import faux_assistant_message
 from pi_tui.ai.secret_redaction import clear_secrets, register_secret
 from pi_tui.tui.log_setup import FailureReporter, configure_logging, redact_log_text
 from pi_tui.tui.session_view import SessionView
-from tests.tui.helpers import make_app, make_session, wait_until
+from tests.tui.helpers import make_app, make_session, transcript_text, wait_until
 
 SECRET = "sk-test-1234567890abcdefABCDEF"
 
@@ -52,18 +52,21 @@ async def test_a_listener_failure_is_logged_and_shown_once(tmp_path: Path, log_f
     def broken(self: SessionView, event: Any) -> None:
         raise RuntimeError(f"view broke while the key {SECRET} was around")
 
-    monkeypatch.setattr(SessionView, "on_message_end", broken)
+    monkeypatch.setattr(SessionView, "on_message_start", broken)  # the user's messages never appear
     session, _ = make_session(tmp_path, [faux_assistant_message("one"), faux_assistant_message("two")])
     app = make_app(session)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
-        for text in ("first", "second"):
+        for text in ("prompt-alpha", "prompt-beta"):
             await pilot.press(*text, "enter")
             await wait_until(pilot, lambda: not app.working)
             await session.wait_for_idle()
         await pilot.pause()
         shown = error_notifications(app)
         assert len(shown) == 1, shown
+        # Back in step once the run ended: the prompts are on screen although showing them failed.
+        screen = transcript_text(app)
+        assert "prompt-alpha" in screen and "prompt-beta" in screen and not app.working
         assert "session listener" in shown[0] and "view broke" in shown[0] and SECRET not in shown[0]
     text = read(log_file)
     assert text.count("RuntimeError: view broke") >= 2  # every failure is logged, with its traceback
