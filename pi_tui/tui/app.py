@@ -25,6 +25,7 @@ from textual.containers import Horizontal
 
 from pi_tui import __version__
 from pi_tui.tui.app_actions import AppActions
+from pi_tui.tui.app_lifecycle import LifecycleActions
 from pi_tui.tui.commands import SlashCommandProvider
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
@@ -54,7 +55,7 @@ SHORT_HEIGHT = 20  # rows; below it the header is one truncated line
 TINY_HEIGHT = 9  # rows; below it the header is hidden
 
 
-class PiApp(SlashActions, AppActions, App[int]):
+class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
 
     ``cwd_label``/``branch`` fix the footer's location text (deterministic snapshots); ``probe_local`` turns
@@ -182,6 +183,7 @@ class PiApp(SlashActions, AppActions, App[int]):
 
     def on_mount(self) -> None:
         self._ui_ready = True
+        self.install_signal_handlers()
         self.prompt_input.focus()
         self.update_prompt_mode()
         self.refresh_footer()
@@ -414,6 +416,7 @@ class PiApp(SlashActions, AppActions, App[int]):
         self.tool_panel.update_calls()
 
     def on_unmount(self) -> None:
+        self.remove_signal_handlers()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

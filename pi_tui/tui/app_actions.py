@@ -69,6 +69,7 @@ class AppActions(_Base):
         def set_pi_theme(self, name: str) -> None: ...
         def now(self) -> float: ...
         def run_slash(self, text: str) -> bool: ...
+        def action_quit_app(self) -> None: ...
 
     def on_prompt_input_action_requested(self, message: PromptInput.ActionRequested) -> None:
         message.stop()
@@ -324,10 +325,6 @@ class AppActions(_Base):
         self._last_clear = now
         if clear_editor:
             self.prompt_input.set_text("")
-
-    def action_quit_app(self) -> None:
-        """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit)."""
-        self.exit(0)
 
     def action_focus_input(self) -> None:
         """Escape outside the editor (tool panel): back to the editor."""

@@ -1,0 +1,70 @@
+"""Bring an :class:`~pi_tui.coding.agent_session.AgentSession` to rest before the process exits.
+
+Every way out of pi-tui (Ctrl+C twice, Ctrl+D, ``/quit``, SIGTERM, SIGHUP from a closed terminal, the end of
+print/json/rpc mode) goes through :func:`settle_session`, so the session file is consistent whatever was
+running: a streaming reply is aborted and saved as an assistant message with ``stopReason: "aborted"`` and the
+partial content that was shown; running tools end with their (aborted) results; a user ``!cmd`` is killed and
+recorded as a cancelled bash execution; a compaction or a retry countdown is cancelled. Nothing is cancelled
+from outside (that is what printed ``CancelledError`` tracebacks and lost the partial reply): abort is data
+(DESIGN.md "Concurrency"), so everything ends through its own abort path and the loop is left idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SETTLE_TIMEOUT = 5.0
+"""Seconds :func:`settle_session` waits for the aborted work to end before giving up (a tool that ignores its
+abort signal must not keep the process alive)."""
+
+_POLL = 0.01  # seconds between checks of work that is being aborted
+
+
+def session_busy(session: Any) -> bool:
+    """True while ``session`` streams, compacts, waits to retry or runs a user ``!cmd``."""
+    return any(
+        bool(getattr(session, name, False))
+        for name in ("is_streaming", "is_compacting", "is_retrying", "is_bash_running")
+    )
+
+
+async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) -> bool:
+    """Abort whatever ``session`` is doing and wait until its state is saved; True when it settled in time.
+
+    Order: cancel a retry wait and a compaction, kill a user bash, abort the agent run, then wait for the
+    agent, its follow-on tasks (retry/compaction continuations) and the bash to end; finally record bash runs
+    that were deferred while the agent streamed. Never raises (failures are logged, the caller exits anyway);
+    ``limit`` is in seconds.
+    """
+    deadline = time.monotonic() + max(0.0, limit)
+    try:
+        for name in ("abort_retry", "abort_compaction", "abort_bash"):
+            method = getattr(session, name, None)
+            if callable(method):
+                method()
+        agent = getattr(session, "agent", None)
+        if agent is not None and hasattr(agent, "abort"):
+            agent.abort()
+        waiter = getattr(session, "wait_for_idle", None)
+        if callable(waiter):
+            await asyncio.wait_for(waiter(), timeout=max(0.0, deadline - time.monotonic()))
+        while session_busy(session):  # a user bash being killed, a manual compaction being cancelled
+            if time.monotonic() > deadline:
+                log.warning("the session did not settle within %.1f s; exiting anyway", limit)
+                return False
+            await asyncio.sleep(_POLL)
+        flush = getattr(session, "_flush_pending_bash", None)
+        if callable(flush):
+            flush()  # a ``!cmd`` that ended while the agent streamed is saved, not dropped
+    except TimeoutError:
+        log.warning("the session did not settle within %.1f s; exiting anyway", limit)
+        return False
+    except Exception:
+        log.exception("settling the session before exit failed")
+        return False
+    return True

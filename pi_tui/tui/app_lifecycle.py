@@ -1,0 +1,127 @@
+"""Every way out of the interactive app, and where its log records go. Mixin of ``PiApp``.
+
+Ctrl+C twice, Ctrl+D (empty editor), ``/quit``, SIGTERM, SIGHUP (the terminal was closed) and SIGINT all call
+:meth:`LifecycleActions.request_quit`: the session is settled first (``coding.session_shutdown``: a streaming
+reply is saved as an aborted assistant message with the partial content, tools end with results, a ``!cmd``
+is recorded as cancelled, compaction and retry waits are cancelled), the session lock is released, and only
+then does the app exit. Exit codes follow pi: 0 for a normal quit, 143 after SIGTERM, 129 after SIGHUP (the
+terminal is gone: no restore sequences are written to it, the process ends right after saving).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from pi_tui.coding.session_shutdown import settle_session
+
+_Base = App
+
+log = logging.getLogger(__name__)
+
+EXIT_SIGTERM = 143  # 128 + SIGTERM (pi)
+EXIT_SIGHUP = 129  # 128 + SIGHUP (pi)
+
+
+class LifecycleActions(_Base):
+    """Quit paths of the app (see the module docstring)."""
+
+    if TYPE_CHECKING:
+        session: Any
+        status_line: Any
+
+    _quit_task: asyncio.Task[None] | None = None
+    _signals_installed: tuple[int, ...] = ()
+    on_quit_settled: Callable[[], None] | None = None
+    """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
+
+    def action_quit_app(self) -> None:
+        """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit): save what was shown, then exit."""
+        self.request_quit()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl+Q, the palette's "Quit"): the same safe path."""
+        self.request_quit()
+
+    @property
+    def quitting(self) -> bool:
+        """True once a quit was requested (the session is being settled or the app is exiting)."""
+        return self._quit_task is not None
+
+    def request_quit(self, exit_code: int = 0, terminal_gone: bool = False) -> None:
+        """Settle the session, then exit with ``exit_code``; a second request while settling is ignored.
+
+        ``terminal_gone`` (SIGHUP): nothing is drawn and the process ends with ``os._exit`` once saved.
+        """
+        if self._quit_task is not None:
+            return
+        if not terminal_gone:
+            try:
+                self.status_line.show("Saving the session…")
+            except Exception:  # the status line may not be mounted yet (quit during start-up)
+                pass
+        self._quit_task = asyncio.get_running_loop().create_task(self._quit(exit_code, terminal_gone))
+
+    async def _quit(self, exit_code: int, terminal_gone: bool) -> None:
+        session = self.session
+        if session is not None:
+            await settle_session(session)
+        callback = self.on_quit_settled
+        if callback is not None:
+            try:
+                callback()
+            except Exception:
+                log.exception("releasing the session failed")
+        if terminal_gone:
+            _flush_logs()
+            os._exit(exit_code)  # the terminal is gone: restoring it would only raise EIO (pi exits the same way)
+        self.exit(exit_code)
+
+    # ------------------------------------------------------------------ signals
+    def install_signal_handlers(self) -> None:
+        """SIGTERM, SIGHUP and SIGINT quit through :meth:`request_quit` (POSIX; a no-op elsewhere)."""
+        loop = asyncio.get_running_loop()
+        handlers: dict[int, Callable[[], None]] = {
+            signal.SIGTERM: lambda: self.request_quit(EXIT_SIGTERM),
+            signal.SIGINT: lambda: self.request_quit(0),
+        }
+        if hasattr(signal, "SIGHUP"):
+            handlers[signal.SIGHUP] = lambda: self.request_quit(EXIT_SIGHUP, terminal_gone=True)
+        installed = []
+        for signum, handler in handlers.items():
+            try:
+                loop.add_signal_handler(signum, handler)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not POSIX
+                continue
+            installed.append(signum)
+        self._signals_installed = tuple(installed)
+
+    def remove_signal_handlers(self) -> None:
+        """Undo :meth:`install_signal_handlers`."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        for signum in self._signals_installed:
+            loop.remove_signal_handler(signum)
+        self._signals_installed = ()
+
+
+def _flush_logs() -> None:
+    for name in ("pi_tui", "asyncio"):
+        for handler in logging.getLogger(name).handlers:
+            try:
+                handler.flush()
+            except Exception:
+                pass
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
