@@ -59,6 +59,7 @@ class CliArgs:
             "tools": tools,
             "system_prompt": self.system_prompt,
             "append_system_prompt": "\n\n".join(self.append_system_prompt) or None,
+            "persist_settings": True,  # a model or thinking level the user picks is remembered (pi)
         }
 
 

@@ -138,12 +138,15 @@ def create_agent_session(
     system_prompt: str | None = None,
     append_system_prompt: str | None = None,
     settings: SessionSettings | None = None,
+    persist_settings: bool = False,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
 
     Raises :class:`SessionSetupError` for an unknown ``provider``/``model``, tool name or session id.
     ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
+    ``persist_settings``: model and thinking-level changes are saved to the global settings.json (as pi's
+    AgentSession does; the CLI turns it on, tests and embedders get a session that writes no settings).
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     register_env_secrets()  # keys in the environment are redacted from files even if never used
@@ -217,6 +220,7 @@ def create_agent_session(
         offline=offline,
     )
     session.all_tools = all_tools
+    session.settings_manager = settings_manager if persist_settings else None
     if is_new:
         session._record_initial_settings()
     elif not has_session_level:

@@ -3,6 +3,11 @@
 ``set_model`` requires auth, records a ``model_change`` entry, re-clamps the thinking level and emits
 ``model_changed`` (pi-tui) plus a notification. ``set_thinking_level`` clamps, records
 ``thinking_level_change`` and emits ``thinking_level_changed`` when the level changed.
+
+As in pi's AgentSession, a model the user picks becomes ``defaultProvider``/``defaultModel`` and a thinking level
+the user sets becomes ``defaultThinkingLevel`` in the global settings.json, when the session has a
+``settings_manager`` (the CLI's sessions do; tests' and SDK sessions without one persist nothing). A restored
+session model is never written, nor is the built-in offline model.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from pi_tui.ai.models import clamp_thinking_level, get_supported_thinking_levels, models_are_equal
 from pi_tui.ai.types import Model
+from pi_tui.coding.offline_model import OFFLINE_PROVIDER
 from pi_tui.coding.session_events import ModelChangedEvent, ThinkingLevelChangedEvent
 
 if TYPE_CHECKING:
@@ -18,6 +24,7 @@ if TYPE_CHECKING:
 
     from pi_tui.agent import Agent
     from pi_tui.ai.types import Model
+    from pi_tui.coding.config.settings import SettingsManager
     from pi_tui.coding.session.session_manager import SessionManager
     from pi_tui.coding.session_settings import ModelAccess, SessionSettings
 
@@ -33,6 +40,9 @@ class ModelCycleResult(TypedDict):
 
 class ModelMixin:
     """Model/thinking behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+
+    settings_manager: SettingsManager | None = None
+    """Where picked models and thinking levels are saved (None: nowhere); set by ``create_agent_session``."""
 
     if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
         agent: Agent
@@ -83,6 +93,8 @@ class ModelMixin:
         previous = self.model
         self.agent.state.model = model
         self.session_manager.append_model_change(model.provider, model.id)
+        if model.provider != OFFLINE_PROVIDER:
+            self._save_preference("set_default_model_and_provider", model.provider, model.id)
         self._apply_thinking_level(self.thinking_level, previous_model=previous, switching=True)
         self._emit(ModelChangedEvent(provider=model.provider, model_id=model.id, reason=reason))
         if announce and not models_are_equal(previous, model):
@@ -111,7 +123,18 @@ class ModelMixin:
         if clamped != self.thinking_level:
             self.agent.state.thinking_level = clamped  # type: ignore[assignment]
             self.session_manager.append_thinking_level_change(clamped)
+            if (model is not None and model.reasoning) or clamped != "off":  # pi: a forced "off" is not a choice
+                self._save_preference("set_default_thinking_level", clamped)
             self._emit(ThinkingLevelChangedEvent(level=clamped))
+
+    def _save_preference(self, setter: str, *args: Any) -> None:
+        """Call ``settings_manager.<setter>(*args)`` (saved at once); a failed save becomes a warning notice."""
+        manager = self.settings_manager
+        if manager is None:
+            return
+        getattr(manager, setter)(*args)
+        for error in manager.drain_errors():
+            self.notify("warning", error)
 
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level (clamped to the model); records and emits only when it changed."""

@@ -107,7 +107,9 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         hide_thinking: bool = False,
         show_timing: bool = True,
         agent_dir_label: str | None = None,
+        settings_manager: Any = None,
     ) -> None:
+        self.settings_manager = settings_manager  # a SettingsManager: /theme and Ctrl+T are saved there (pi)
         self.keymap = keymap or load_keymap()
         palette_keys = self.keymap.keys.get("app.commandPalette") or []
         if palette_keys:
@@ -414,6 +416,17 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         self.transcript.invalidate_all()
         self.update_prompt_mode()
         self.tool_panel.update_calls()
+        self.save_setting("set_theme", name)
+
+    def save_setting(self, setter: str, *args: Any) -> None:
+        """``settings_manager.<setter>(*args)``: saved to the global settings.json at once (unknown keys and the
+        project file are kept; pi-reference §3.16); a failed save is shown as a warning."""
+        manager = self.settings_manager
+        if manager is None:
+            return
+        getattr(manager, setter)(*args)
+        for error in manager.drain_errors():
+            self.add_notice("warning", str(error))
 
     def on_unmount(self) -> None:
         self.remove_signal_handlers()
@@ -444,7 +457,10 @@ def _cwd_path(cwd: str) -> Any:
 
 def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     """Run the interactive app; ``options`` are the CLI's ``create_agent_session`` kwargs plus ``theme``,
-    ``resume`` (open the session picker first) and ``initial_messages``. Returns the exit code."""
+    ``resume`` (open the session picker first) and ``initial_messages``. Returns the exit code.
+
+    Theme: ``--theme`` > ``PI_TUI_THEME`` > settings ``theme`` > dark; thinking blocks start hidden when settings
+    say ``hideThinkingBlock`` (both are saved again when changed in the app)."""
     opts = dict(options)
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])
@@ -456,8 +472,15 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
 
         return create_agent_session(**opts)
 
+    from pi_tui.coding.config.paths import get_agent_dir
+    from pi_tui.coding.config.settings import SettingsManager
+
     log_file = configure_logging()
-    app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial)
+    settings = SettingsManager.create(os.path.abspath(cwd), get_agent_dir())
+    settings.drain_errors()  # the session's own manager reports the same problems as startup warnings
+    theme = theme or os.environ.get("PI_TUI_THEME") or settings.theme
+    app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial,
+                hide_thinking=settings.hide_thinking_block, settings_manager=settings)
     app.log_file = log_file
     app.open_resume_on_start = resume
     result = app.run()

@@ -70,6 +70,7 @@ class AppActions(_Base):
         def now(self) -> float: ...
         def run_slash(self, text: str) -> bool: ...
         def action_quit_app(self) -> None: ...
+        def save_setting(self, setter: str, *args: Any) -> None: ...
 
     def on_prompt_input_action_requested(self, message: PromptInput.ActionRequested) -> None:
         message.stop()
@@ -348,6 +349,7 @@ class AppActions(_Base):
                 item.changed()
                 self.transcript.item_changed(item, new_output=False)
         self.add_notice("status", f"Thinking blocks: {'hidden' if self.ctx.hide_thinking else 'visible'}")
+        self.save_setting("set_hide_thinking_block", self.ctx.hide_thinking)  # pi persists hideThinkingBlock
 
     def action_toggle_tools(self) -> None:
         """F2 / Ctrl+B / ``/tools``: show or hide the tool-call panel."""
