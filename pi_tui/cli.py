@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         from pi_tui.coding.modes.rpc_mode import run_rpc_mode
 
-        return run_rpc_mode(args.session_options(cwd))
+        return run_rpc_mode({**args.session_options(cwd), "strict_config": True})
     if mode in ("print", "json"):
         prefix = _read_file_args(args.file_args, cwd)
         messages = list(args.messages)
@@ -208,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         from pi_tui.coding.modes.print_mode import run_print_mode
 
-        return run_print_mode(args.session_options(cwd), messages, json_mode=(mode == "json"))
+        options = {**args.session_options(cwd), "strict_config": True}  # a config error is an exit code, not a warning
+        return run_print_mode(options, messages, json_mode=(mode == "json"))
     try:
         from pi_tui.tui.app import run_app
     except ImportError as exc:

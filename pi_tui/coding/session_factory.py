@@ -22,6 +22,7 @@ from pi_tui.coding.agent_session import AgentSession, _SessionAgent
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
 from pi_tui.coding.config.settings import SettingsManager
+from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
 from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
@@ -139,6 +140,7 @@ def create_agent_session(
     append_system_prompt: str | None = None,
     settings: SessionSettings | None = None,
     persist_settings: bool = False,
+    strict_config: bool = False,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -147,6 +149,9 @@ def create_agent_session(
     ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
     ``persist_settings``: model and thinking-level changes are saved to the global settings.json (as pi's
     AgentSession does; the CLI turns it on, tests and embedders get a session that writes no settings).
+    ``strict_config`` (print/json/rpc mode): a configuration file that cannot be used raises
+    :class:`~pi_tui.coding.config_check.ConfigError` (one line per file) instead of becoming a startup warning.
+    A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     register_env_secrets()  # keys in the environment are redacted from files even if never used
@@ -155,6 +160,9 @@ def create_agent_session(
     settings_manager = SettingsManager.create(cwd, agent_dir)
     session_settings = settings or _settings_from(settings_manager)
     access = RegistryModelAccess.create(agent_dir)
+    problems = config_errors(settings_manager, access, agent_dir)
+    if strict_config and problems:
+        raise ConfigError(problems)
     if api_key and provider:
         access.set_runtime_api_key(provider, api_key)
     directory = resolve_session_dir(cwd, session_dir, settings_manager.session_dir)
@@ -168,7 +176,8 @@ def create_agent_session(
         manager = SessionManager.create(cwd, directory)
     context = manager.build_session_context(include_ui=True, close_interrupted=True)
     is_new = not manager.get_entries()
-    warnings: list[str] = [*manager.warnings, *access.errors]  # skipped session lines are shown, not hidden
+    # skipped session lines and unusable config files are shown, not hidden
+    warnings: list[str] = [*manager.warnings, *access.errors]
     chosen, pattern_level = _resolve_model(
         access, provider, model, None if is_new else context.model, settings_manager, warnings
     )
@@ -177,7 +186,8 @@ def create_agent_session(
     offline = False
     if chosen is None and api_key:
         raise SessionSetupError("--api-key needs --provider (or --model) to know which provider the key is for")
-    if chosen is None and not (provider or model) and not access.configured_anything():
+    if chosen is None and not (provider or model) and not access.configured_anything() \
+            and not model_config_broken(access):
         chosen = offline_model()
         offline = True
         access.allow(OFFLINE_PROVIDER, OFFLINE_MODEL_ID, chosen)
@@ -228,7 +238,7 @@ def create_agent_session(
     for message in context.messages:
         if getattr(message, "role", None) == "assistant":
             session._last_assistant = message
-    for warning in warnings:
+    for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
     return session
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi_tui.ai.abort import AbortController
 from pi_tui.ai.types import AssistantMessage
+from pi_tui.coding.config_check import connection_hint
 from pi_tui.coding.error_summary import summarize_error
 from pi_tui.coding.retry import is_retryable_error, retry_delay_ms
 from pi_tui.coding.session_events import AutoRetryEndEvent, AutoRetryStartEvent
@@ -115,7 +116,8 @@ class RetryMixin:
         if attempt > settings.max_retries:
             self._end_retry(attempt - 1, error)
             # pi's wording; the error in one line (the failed message above it has the full text)
-            self.notify("error", f"Retry failed after {attempt - 1} attempts: {summarize_error(error).one_line()}")
+            hint = connection_hint(error, self.agent.state.model)  # which server could not be reached
+            self.notify("error", f"Retry failed after {attempt - 1} attempts: {summarize_error(error).one_line()}{hint}")
             await self._check_compaction(message, skip_aborted=True)
             return
         delay = retry_delay_ms(message, attempt, settings)

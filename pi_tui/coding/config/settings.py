@@ -3,7 +3,7 @@
 Files: ``<agentDir>/settings.json`` (global) and ``<cwd>/.pi-tui/settings.json`` (project). The effective
 settings are the global ones deep-merged with the project ones (objects merge recursively; scalars and arrays
 from the project win). Comments and trailing commas are tolerated (JSONC). A file that cannot be parsed is
-ignored for that scope and reported in :attr:`SettingsManager.errors`; it is then never overwritten.
+ignored for that scope and reported in :attr:`SettingsManager.errors` (and kept in ``file_errors``); it is then never overwritten.
 
 Accessors return pi's defaults when a key is missing, and also when it has the wrong type (each such value is
 reported once in ``errors``, e.g. ``settings: compaction.enabled must be a boolean; using true``).
@@ -138,6 +138,7 @@ class SettingsManager:
         self.global_path = global_path
         self.project_path = project_path
         self.errors: list[str] = []
+        self.file_errors: list[str] = []  # files that could not be read or parsed (never drained)
         self._global_error = False
         self._modified: set[tuple[str, ...]] = set()
         self._reported: set[str] = set()
@@ -149,10 +150,12 @@ class SettingsManager:
             self._global_error = error is not None
             if error:
                 self.errors.append(error)
+                self.file_errors.append(error)
         if project_settings is None and project_path is not None:
             self._project, error = _read_settings_file(project_path)
             if error:
                 self.errors.append(error)
+                self.file_errors.append(error)
         self._merge()
 
     @classmethod
@@ -174,6 +177,7 @@ class SettingsManager:
         fresh = SettingsManager(self.global_path, self.project_path)
         self._global, self._project, self._global_error = fresh._global, fresh._project, fresh._global_error
         self.errors.extend(e for e in fresh.errors if e not in self.errors)
+        self.file_errors = list(fresh.file_errors)
         self._modified.clear()
         self._merge()
 

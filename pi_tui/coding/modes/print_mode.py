@@ -88,7 +88,10 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     if last is None:
         return 0
     if last.stop_reason in ("error", "aborted"):
-        print(last.error_message or f"Request {last.stop_reason}", file=sys.stderr)
+        from pi_tui.coding.config_check import connection_hint
+
+        error = last.error_message or f"Request {last.stop_reason}"
+        print(error + connection_hint(error, session.model), file=sys.stderr)  # which server was down
         return 1
     try:
         for block in last.content:
