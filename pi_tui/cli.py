@@ -34,6 +34,7 @@ class CliArgs:
     session: str | None = None
     session_dir: str | None = None
     no_session: bool = False
+    if_locked: str | None = None
     tools: list[str] | None = None
     no_tools: bool = False
     system_prompt: str | None = None
@@ -59,6 +60,7 @@ class CliArgs:
             "tools": tools,
             "system_prompt": self.system_prompt,
             "append_system_prompt": "\n\n".join(self.append_system_prompt) or None,
+            "if_locked": self.if_locked,
             "persist_settings": True,  # a model or thinking level the user picks is remembered (pi)
         }
 
@@ -82,6 +84,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session", help="session file path or partial session id")
     parser.add_argument("--session-dir", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument("--if-locked", choices=("read-only", "fork", "take-over"),
+                        help="when another pi-tui is writing the session: open it read-only, fork it to a new "
+                        "session, or take it over (default: ask in the app, fail in -p/json/rpc mode)")
     parser.add_argument("-t", "--tools", help="comma-separated allow-list of tools (read,bash,edit,write,grep,find,ls)")
     parser.add_argument("-nt", "--no-tools", action="store_true", help="disable all tools")
     parser.add_argument("--system-prompt", help="replace the default system prompt")
@@ -107,6 +112,7 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         session=ns.session,
         session_dir=ns.session_dir,
         no_session=ns.no_session,
+        if_locked=ns.if_locked,
         no_tools=ns.no_tools,
         system_prompt=ns.system_prompt,
         append_system_prompt=list(ns.append_system_prompt),

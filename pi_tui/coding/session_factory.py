@@ -27,7 +27,7 @@ from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
 from pi_tui.coding.retry import RetrySettings
-from pi_tui.coding.session.session_manager import SessionManager
+from pi_tui.coding.session_open import open_session_manager
 from pi_tui.coding.session_settings import SessionSettings
 from pi_tui.coding.system_prompt import build_system_prompt, discover_system_prompt_file, load_context_files
 
@@ -141,6 +141,7 @@ def create_agent_session(
     settings: SessionSettings | None = None,
     persist_settings: bool = False,
     strict_config: bool = False,
+    if_locked: str | None = None,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -152,6 +153,8 @@ def create_agent_session(
     ``strict_config`` (print/json/rpc mode): a configuration file that cannot be used raises
     :class:`~pi_tui.coding.config_check.ConfigError` (one line per file) instead of becoming a startup warning.
     A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
+    ``if_locked``: what to do when another live pi-tui writes the session (``session_open.py``); None raises
+    :class:`~pi_tui.coding.session.lock.SessionLockedError`.
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     register_env_secrets()  # keys in the environment are redacted from files even if never used
@@ -166,18 +169,20 @@ def create_agent_session(
     if api_key and provider:
         access.set_runtime_api_key(provider, api_key)
     directory = resolve_session_dir(cwd, session_dir, settings_manager.session_dir)
-    if no_session:
-        manager = SessionManager.in_memory(cwd)
-    elif session_path:
-        manager = SessionManager.open(_find_session_file(session_path, cwd, directory), cwd_override=cwd)
-    elif continue_recent:
-        manager = SessionManager.continue_recent(cwd, directory)
-    else:
-        manager = SessionManager.create(cwd, directory)
+    lock_notes: list[str] = []
+    manager, ownership = open_session_manager(
+        cwd,
+        directory,
+        session_file=_find_session_file(session_path, cwd, directory) if session_path and not no_session else None,
+        continue_recent=continue_recent,
+        no_session=no_session,
+        if_locked=if_locked,
+        warnings=lock_notes,
+    )
     context = manager.build_session_context(include_ui=True, close_interrupted=True)
     is_new = not manager.get_entries()
     # skipped session lines and unusable config files are shown, not hidden
-    warnings: list[str] = [*manager.warnings, *access.errors]
+    warnings: list[str] = [*lock_notes, *manager.warnings, *access.errors]
     chosen, pattern_level = _resolve_model(
         access, provider, model, None if is_new else context.model, settings_manager, warnings
     )
@@ -231,6 +236,8 @@ def create_agent_session(
     )
     session.all_tools = all_tools
     session.settings_manager = settings_manager if persist_settings else None
+    if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
+        ownership.on_problem = lambda text: session.notify("warning", text)
     if is_new:
         session._record_initial_settings()
     elif not has_session_level:

@@ -467,10 +467,17 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     resume = bool(opts.pop("resume", False))
     cwd = opts.get("cwd") or os.getcwd()
 
-    def factory() -> TuiSession:
+    async def factory() -> TuiSession:
+        from pi_tui.coding.session.lock import SessionLockedError
         from pi_tui.coding.session_factory import create_agent_session
 
-        return create_agent_session(**opts)
+        try:
+            return create_agent_session(**opts)
+        except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
+            from pi_tui.tui.modals.lock_choice import LockChoice
+
+            choice = await app.push_screen_wait(LockChoice(exc.summary))
+            return create_agent_session(**{**opts, "if_locked": choice or "read-only"})
 
     from pi_tui.coding.config.paths import get_agent_dir
     from pi_tui.coding.config.settings import SettingsManager
@@ -483,5 +490,11 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
                 hide_thinking=settings.hide_thinking_block, settings_manager=settings)
     app.log_file = log_file
     app.open_resume_on_start = resume
-    result = app.run()
+    from pi_tui.coding.session.lock import release_all
+
+    app.on_quit_settled = release_all  # the session lock is gone before the process is
+    try:
+        result = app.run()
+    finally:
+        release_all()
     return int(result or 0)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,7 @@ class SessionManager:
         self._flushed = False
         self._has_assistant = False
         self._writer: AppendWriter | None = None
+        self.write_guard: Callable[[Path], bool] | None = None  # session/lock.py: False = another writer owns it
         if session_file is not None:
             self._set_session_file(session_file)
         else:
@@ -249,9 +251,15 @@ class SessionManager:
                 self._labels.pop(entry.target_id, None)
                 self._label_timestamps.pop(entry.target_id, None)
 
-    def _rewrite_file(self) -> None:
+    def _may_write(self) -> bool:
         if not self.persist or self._session_file is None:
+            return False
+        return self.write_guard is None or self.write_guard(self._session_file)
+
+    def _rewrite_file(self) -> None:
+        if not self._may_write():
             return
+        assert self._session_file is not None
         rewrite_file(
             self._session_file, [self._header.to_json_dict(), *(e.to_json_dict() for e in self._entries)]
         )
@@ -267,14 +275,15 @@ class SessionManager:
         if not self.persist or self._session_file is None:
             return
         if not self._flushed:
-            if not self._has_assistant:
+            if not self._has_assistant or not self._may_write():
                 return
             self._writer_for_file().append_many(
                 [self._header.to_json_dict(), *(e.to_json_dict() for e in self._entries)]
             )
             self._flushed = True
             return
-        self._writer_for_file().append(entry.to_json_dict())
+        if self._may_write():
+            self._writer_for_file().append(entry.to_json_dict())
 
     def _append_entry(self, entry: SessionEntry) -> str:
         self._entries.append(entry)
