@@ -107,7 +107,9 @@ def _resolve_model(
         found = access.find(str(recorded["provider"]), str(recorded.get("modelId", "")))
         if found is not None and access.has_auth(found):
             return found, None
-        warnings.append(f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
+        offline_again = recorded["provider"] == OFFLINE_PROVIDER and not access.configured_anything()
+        if not offline_again:  # a session of the offline demo continued with still nothing configured: no news
+            warnings.append(f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
     default_provider, default_model = settings.default_provider, settings.default_model
     if default_provider and default_model:
         found = access.find(default_provider, default_model)

@@ -130,3 +130,28 @@ def test_quit_command_while_a_user_command_runs_records_it_cancelled(tmp_path: P
     messages = _session_messages(home)
     bash = [m for m in messages if _role(m) == "bashExecution"]
     assert bash and bash[-1].cancelled and "bash-started" in bash[-1].output
+
+
+def test_continuing_an_offline_session_restores_it_without_a_warning(tmp_path: Path) -> None:
+    from pi_tui.coding.session_factory import create_agent_session
+
+    first = create_agent_session(str(tmp_path), session_dir=str(tmp_path / "s"))
+    first.session_manager.append_message(_user("hi"))
+    first.session_manager.append_message(_assistant("partial"))
+    again = create_agent_session(str(tmp_path), session_dir=str(tmp_path / "s"), continue_recent=True)
+    assert again.is_offline_model and not [w for w in again.startup_warnings if "restore" in w]
+    assert [_role(m) for m in again.messages][-2:] == ["user", "assistant"]
+
+
+def _user(text: str) -> Any:
+    from pi_tui.ai.types import TextContent, UserMessage
+
+    return UserMessage(content=[TextContent(text=text)], timestamp=1)
+
+
+def _assistant(text: str) -> Any:
+    from pi_tui.ai.types import AssistantMessage, TextContent, Usage
+    from pi_tui.coding.offline_model import OFFLINE_API, OFFLINE_MODEL_ID, OFFLINE_PROVIDER
+
+    return AssistantMessage(content=[TextContent(text=text)], api=OFFLINE_API, provider=OFFLINE_PROVIDER,
+                            model=OFFLINE_MODEL_ID, usage=Usage(), stop_reason="aborted", timestamp=2)
