@@ -13,13 +13,21 @@ from typing import Any
 from pi_tui.coding.error_summary import summarize_error
 from pi_tui.tui.transcript_builder import (
     apply_tool_result,
+    duplicates_tool_diff,
     item_for_message,
     repeats_assistant_error,
     role_of,
     tool_calls_of,
 )
 from pi_tui.tui.widgets import tool_format
-from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, SummaryItem, ToolItem, field
+from pi_tui.tui.widgets.transcript_items import (
+    AssistantItem,
+    NoticeItem,
+    SummaryItem,
+    ToolItem,
+    abort_text,
+    field,
+)
 
 
 class SessionView:
@@ -73,7 +81,8 @@ class SessionView:
             return
         elif role == "bashExecution":
             return  # shown live by the app's own bash item
-        elif not repeats_assistant_error(message, self.app.transcript.items):
+        elif not (repeats_assistant_error(message, self.app.transcript.items)
+                  or duplicates_tool_diff(message, self.app.transcript.items)):
             item = item_for_message(message)
             if item is not None:
                 self.app.transcript.add(item)
@@ -106,7 +115,8 @@ class SessionView:
                 continue
             if stop in ("error", "aborted"):
                 tool.status = "error"
-                tool.result_text = field(message, "error_message") or "Operation aborted"
+                tool.result_text = (abort_text(field(message, "error_message")) if stop == "aborted"
+                                        else field(message, "error_message") or "Unknown error")
                 tool.ended_at = time.monotonic()
             elif tool.status == "pending":
                 tool.status = "queued"

@@ -34,6 +34,7 @@ from pi_tui.tui.widgets.transcript_items import (
     ToolItem,
     TranscriptItem,
     UserItem,
+    abort_text,
     field,
     message_text,
 )
@@ -114,6 +115,19 @@ def repeats_assistant_error(message: Any, items: list[TranscriptItem]) -> bool:
     return False
 
 
+def duplicates_tool_diff(message: Any, items: list[TranscriptItem]) -> bool:
+    """True for the diff artifact an ``edit`` call attaches when its tool item already shows that edit's diff
+    (issue 9: each edit showed its diff twice). The artifact stays in the session; the transcript shows one diff."""
+    if role_of(message) != "artifact" or field(message, "kind") != "diff":
+        return False
+    path = field(message, "path")
+    for item in reversed(items[-6:]):
+        if isinstance(item, ToolItem):
+            return bool(item.name == "edit" and tool_format.edit_diff(item.details)
+                        and path and str(item.args.get("path", item.args.get("file_path", ""))) == str(path))
+    return False
+
+
 class _ItemBuilder:
     """Turns messages into items one at a time: tool results complete their calls, repeated errors are skipped."""
 
@@ -132,7 +146,8 @@ class _ItemBuilder:
                 stop = field(message, "stop_reason")
                 if stop in ("error", "aborted"):
                     tool.status = "error"
-                    tool.result_text = field(message, "error_message") or "Operation aborted"
+                    tool.result_text = (abort_text(field(message, "error_message")) if stop == "aborted"
+                                        else field(message, "error_message") or "Unknown error")
                 self.tools[tool.tool_call_id] = tool
                 self.items.append(tool)
         elif role == "toolResult":
@@ -140,7 +155,7 @@ class _ItemBuilder:
             if found is not None:
                 apply_tool_result(found, field(message, "content"), field(message, "details"),
                                   bool(field(message, "is_error", False)))
-        elif not repeats_assistant_error(message, self.items):
+        elif not repeats_assistant_error(message, self.items) and not duplicates_tool_diff(message, self.items):
             item = item_for_message(message)
             if item is not None:
                 self.items.append(item)

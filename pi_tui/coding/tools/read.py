@@ -30,7 +30,13 @@ from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.types import ImageContent, TextContent
 from pi_tui.coding.tools.common import in_thread, node_error_message, run_abortable, text_result
 from pi_tui.coding.tools.path_utils import resolve_read_path
-from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size, truncate_head
+from pi_tui.coding.tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINES,
+    count_lines,
+    format_size,
+    truncate_head,
+)
 
 READ_DESCRIPTION = (
     "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as "
@@ -104,8 +110,9 @@ def format_text(text: str, path: str, offset: int | None, limit: int | None) -> 
 
     Raises ``Offset <o> is beyond end of file (<n> lines total)``.
     """
-    all_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    total = len(all_lines)
+    normalized = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare CR is a line break: no text hidden
+    all_lines = normalized.split("\n")
+    total = count_lines(normalized)  # a final newline ends the last line (issue 9: 5,000 lines are not 5,001)
     start = max(0, offset - 1) if offset else 0
     if start >= total:
         raise Exception(f"Offset {offset} is beyond end of file ({total} lines total)")

@@ -243,7 +243,8 @@ class OutputAccumulator:
     """Streaming output with bounded memory (see the module docstring).
 
     ``append(bytes)`` while running, ``finish()`` at the end, ``snapshot()`` at any time for the current
-    tail-truncated text. Totals: ``total_lines`` (1 + number of ``\\n``), ``total_bytes`` (decoded UTF-8).
+    tail-truncated text. Totals: ``total_lines`` (1 + number of ``\\n``), ``line_count`` (a final newline does not
+    start a line), ``total_bytes`` (decoded UTF-8).
     """
 
     def __init__(self, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES,
@@ -291,17 +292,22 @@ class OutputAccumulator:
         """``(content, truncation, full_output_path)``: the tail within the limits, with the overall
         totals in ``truncation``."""
         tail = truncate_tail(self._snapshot_text(), self.max_lines, self.max_bytes)
-        truncated = self.total_lines > self.max_lines or self.total_bytes > self.max_bytes
+        truncated = self.line_count > self.max_lines or self.total_bytes > self.max_bytes
         by = None
         if truncated:
             by = tail.truncated_by or ("bytes" if self.total_bytes > self.max_bytes else "lines")
         result = TruncationResult(
-            tail.content, truncated, by, self.total_lines, self.total_bytes, tail.output_lines,
+            tail.content, truncated, by, self.line_count, self.total_bytes, tail.output_lines,
             tail.output_bytes, tail.last_line_partial, False, self.max_lines, self.max_bytes,
         )
         if persist_if_truncated and truncated:
             self._ensure_temp_file()
         return tail.content, result, self.temp_file_path
+
+    @property
+    def line_count(self) -> int:
+        """Lines of the output so far; a final newline ends the last line rather than starting one (issue 9)."""
+        return self.total_lines - 1 if self.total_lines > 1 and self.last_line_bytes == 0 else self.total_lines
 
     def close_temp_file(self) -> None:
         """Flush and close the full-output file (if any)."""
@@ -345,7 +351,7 @@ class OutputAccumulator:
         return (
             self.total_raw_bytes > self.max_bytes
             or self.total_bytes > self.max_bytes
-            or self.total_lines > self.max_lines
+            or self.line_count > self.max_lines
         )
 
     def _ensure_temp_file(self) -> None:

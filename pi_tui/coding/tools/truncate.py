@@ -71,6 +71,19 @@ class TruncationResult:
         }
 
 
+def split_lines(content: str) -> tuple[list[str], bool]:
+    """``(lines, terminated)``: ``content`` split on ``\n``, where a final ``\n`` ends the last line instead of
+    starting an empty one (so a 5,000-line file is 5,000 lines, not pi's 5,001; issue 9)."""
+    lines = content.split("\n")
+    terminated = len(lines) > 1 and lines[-1] == ""
+    return (lines[:-1] if terminated else lines), terminated
+
+
+def count_lines(content: str) -> int:
+    """The number of lines of ``content`` (a final newline does not start another line; ``""`` is 1)."""
+    return len(split_lines(content)[0])
+
+
 def _untruncated(content: str, lines: int, nbytes: int, max_lines: int, max_bytes: int) -> TruncationResult:
     return TruncationResult(content, False, None, lines, nbytes, lines, nbytes, False, False, max_lines, max_bytes)
 
@@ -84,7 +97,7 @@ def truncate_head(
     ``first_line_exceeds_limit`` is set.
     """
     total_bytes = byte_len(content)
-    lines = content.split("\n")
+    lines, _ = split_lines(content)
     total_lines = len(lines)
     if total_lines <= max_lines and total_bytes <= max_bytes:
         return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
@@ -131,12 +144,12 @@ def truncate_tail(
     ``last_line_partial`` is set.
     """
     total_bytes = byte_len(content)
-    lines = content.split("\n")
+    lines, terminated = split_lines(content)
     total_lines = len(lines)
     if total_lines <= max_lines and total_bytes <= max_bytes:
         return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
     kept: list[str] = []
-    used = 0
+    used = 1 if terminated else 0  # the final newline is kept
     truncated_by: TruncatedBy = "lines"
     partial = False
     for line in reversed(lines):
@@ -146,7 +159,7 @@ def truncate_tail(
         if used + cost > max_bytes:
             truncated_by = "bytes"
             if not kept:
-                cut = tail_bytes_utf8(line, max_bytes)
+                cut = tail_bytes_utf8(line, max_bytes - (1 if terminated else 0))
                 kept.append(cut)
                 used = byte_len(cut)
                 partial = True
@@ -156,7 +169,7 @@ def truncate_tail(
     kept.reverse()
     if len(kept) >= max_lines and used <= max_bytes:
         truncated_by = "lines"
-    out = "\n".join(kept)
+    out = "\n".join(kept) + ("\n" if terminated and kept else "")
     return TruncationResult(
         out, True, truncated_by, total_lines, total_bytes, len(kept), byte_len(out), partial, False,
         max_lines, max_bytes,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
+from pi_tui.tui.widgets.tool_format import plural
 
 
 def session_entries(infos: list[Any]) -> list[PickerEntry]:
@@ -13,7 +14,7 @@ def session_entries(infos: list[Any]) -> list[PickerEntry]:
     for info in sorted(infos, key=lambda i: i.modified, reverse=True):
         first = (info.first_message or "").strip().replace("\n", " ")
         label = info.name or first[:70] or "(empty session)"
-        detail = f"{info.modified:%Y-%m-%d %H:%M} · {info.message_count} messages"
+        detail = f"{info.modified:%Y-%m-%d %H:%M} · {plural(info.message_count, 'message')}"
         entries.append(PickerEntry(label=label, value=str(info.path), detail=detail))
     return entries
 

@@ -10,6 +10,7 @@ Pure functions over plain data (no Rich, no Textual) so they are easy to test:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,11 @@ PREVIEW_HEAD = {"read": 10, "write": 10, "grep": 15, "find": 20, "ls": 20}
 BASH_TAIL = 5
 DEFAULT_HEAD = 10
 EXPAND_KEY = "Ctrl+O"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 line"`` / ``"2 lines"`` (English plural rule; ``many`` for irregular plurals)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def _s(args: dict[str, Any], *keys: str, default: str = "") -> str:
@@ -106,12 +112,12 @@ def preview(name: str, text: str, expanded: bool, width: int | None = None,
             start -= 1
         if start == 0:
             return Preview(lines)
-        return Preview(lines[start:], f"... ({start} earlier lines, {expand_key} to expand)", True)
+        return Preview(lines[start:], f"... ({plural(start, 'earlier line')}, {expand_key} to expand)", True)
     head = PREVIEW_HEAD.get(name, DEFAULT_HEAD)
     if len(lines) <= head:
         return Preview(lines)
     more = len(lines) - head
-    return Preview(lines[:head], f"... ({more} more lines, {expand_key} to expand)")
+    return Preview(lines[:head], f"... ({plural(more, 'more line')}, {expand_key} to expand)")
 
 
 def result_text(content: Any) -> str:
@@ -139,6 +145,17 @@ def edit_diff(details: Any) -> str | None:
         return sanitize_terminal_output(str(details["diff"]))
     diff = getattr(details, "diff", None)
     return sanitize_terminal_output(diff) if isinstance(diff, str) else None
+
+
+_TOOL_NOTICE = re.compile(r"\n*\[(?:Showing (?:lines|last) [^\]\n]*|Line \d+ is [^\]\n]*)\]")
+
+
+def without_tool_notice(text: str, details: Any) -> str:
+    """``text`` without the tool's own ``[Showing lines …]`` notice when :func:`truncation_note` shows one:
+    the notice is for the model; the user gets one note, not two (issue 9)."""
+    if truncation_note(details) is None:
+        return text
+    return _TOOL_NOTICE.sub("", text, count=1)
 
 
 def truncation_note(details: Any) -> str | None:

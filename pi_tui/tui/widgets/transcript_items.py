@@ -41,6 +41,19 @@ def message_text(content: Any) -> str:
     return tool_format.result_text(content)
 
 
+ABORTED_TEXT = "Operation aborted"
+_PROVIDER_ABORT_TEXTS = {"request was aborted", "request was aborted.", "this operation was aborted", "aborted",
+                         "operation aborted", "the operation was aborted", "the operation was aborted."}
+
+
+def abort_text(error_message: Any) -> str:
+    """What the transcript says for an aborted run (pi-reference §3.14): pi's ``Operation aborted`` for every
+    provider's own abort text (``Request was aborted``, ``Request was aborted.``, ``This operation was aborted``:
+    one wording, issue 9); any other text (``Aborted after 2 retry attempts``) is kept."""
+    text = str(error_message or "").strip()
+    return ABORTED_TEXT if not text or text.lower() in _PROVIDER_ABORT_TEXTS else text
+
+
 class TranscriptItem:
     """Base class. Subclasses implement ``build(ctx, width) -> list[Strip]`` (without the spacer)."""
 
@@ -253,9 +266,7 @@ class AssistantItem(TranscriptItem):
         stop = field(self.message, "stop_reason")
         if not self.streaming and not self.has_tool_calls():
             if stop == "aborted":
-                msg = field(self.message, "error_message") or "Operation aborted"
-                if msg == "Request was aborted":
-                    msg = "Operation aborted"
+                msg = abort_text(field(self.message, "error_message"))
                 out.extend(self._line(ctx, msg, t.fg("error"), width, bool(out)))
             elif stop == "error":
                 msg = field(self.message, "error_message") or "Unknown error"
@@ -331,6 +342,7 @@ class ToolItem(TranscriptItem):
             if pv.hint:
                 parts.append(Text(pv.hint, style=t.fg("muted")))
         text = self.result_text if self.status in ("done", "error", "blocked") else self.partial_text
+        text = tool_format.without_tool_notice(text, self.details)
         show_output = self.name not in ("write", "edit") or self.status in ("error", "blocked")
         if text and show_output:
             pv = tool_format.preview(self.name, text, expanded, width=max(1, width - 2), expand_key=ctx.expand_key)
@@ -389,7 +401,7 @@ class BashItem(TranscriptItem):
         lines = self.output.rstrip("\n").split("\n") if self.output else []
         parts: list[RenderableType | None] = []
         if lines and not (self.expanded or ctx.expand_tools) and len(lines) > self.PREVIEW:
-            parts.append(Text(f"... ({len(lines) - self.PREVIEW} earlier lines, {ctx.expand_key} to expand)",
+            parts.append(Text(f"... ({tool_format.plural(len(lines) - self.PREVIEW, 'earlier line')}, {ctx.expand_key} to expand)",
                               style=t.fg("muted")))
             lines = lines[-self.PREVIEW:]
         if lines:
@@ -476,9 +488,9 @@ class ArtifactItem(TranscriptItem):
             body = Text(shown, style=t.fg("toolOutput"))
         hint = None
         if not expanded and len(lines) > self.COLLAPSED:
-            hint = Text(f"... ({len(lines) - self.COLLAPSED} more lines, click or {ctx.expand_key} to expand)",
+            hint = Text(f"... ({tool_format.plural(len(lines) - self.COLLAPSED, 'more line')}, click or {ctx.expand_key} to expand)",
                         style=t.fg("muted"))
-        sub = f"{self.kind}" + (f" · {self.path}" if self.path else "") + f" · {len(lines)} lines"
+        sub = f"{self.kind}" + (f" · {self.path}" if self.path else "") + f" · {tool_format.plural(len(lines), 'line')}"
         title = Text.assemble(("▣ ", t.fg("accent")), (self.title, t.fg("accent", bold=True)))
         panel = Panel(group(body, hint), title=title, title_align="left", subtitle=Text(sub, style=t.fg("muted")),
                       subtitle_align="right", border_style=t.fg("borderAccent"), expand=True, padding=(0, 1))

@@ -93,7 +93,7 @@ async def test_full_output_path_on_timeout(tmp_path: Path) -> None:
     with pytest.raises(Exception) as info:
         await run(BashTool(str(tmp_path)), {"command": "seq 1 3000; sleep 30", "timeout": 1})
     text = str(info.value)
-    assert "[Showing lines 1002-3001 of 3001. Full output: " in text
+    assert "[Showing lines 1001-3000 of 3000. Full output: " in text  # 3,000 lines (DIFFERENCES D18)
     assert text.endswith("\n\nCommand timed out after 1 seconds")
     path = text.split("Full output: ")[1].split("]")[0]
     assert take_log(path) == "".join(f"{i}\n" for i in range(1, 3001))
@@ -178,8 +178,8 @@ async def test_line_truncation_persisted(tmp_path: Path) -> None:
     result = await run(BashTool(str(tmp_path)), {"command": "seq 1 3000"})
     text = text_of(result)
     path = result.details["fullOutputPath"]
-    assert text.endswith(f"\n\n[Showing lines 1002-3001 of 3001. Full output: {path}]")
-    assert text.startswith("1002\n")
+    assert text.endswith(f"\n\n[Showing lines 1001-3000 of 3000. Full output: {path}]")
+    assert text.startswith("1001\n")  # the last 2,000 of 3,000 lines (DIFFERENCES D18; pi: 1002-3001 of 3001)
     assert take_log(path) == "".join(f"{i}\n" for i in range(1, 3001))
     assert result.details["truncation"]["truncatedBy"] == "lines"
 
