@@ -83,6 +83,9 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
     Screen.-short QueueView { max-height: 2; }
     Screen.-tiny QueueView { max-height: 0; }
     Screen.-tiny Footer { height: 1; }
+    App:nocolor TextArea > .text-area--cursor, App:nocolor Input > .input--cursor { text-style: reverse; }
+    App:nocolor OptionList > .option-list--option-highlighted { text-style: bold underline; }
+    App:nocolor TextArea > .text-area--selection { text-style: reverse; }
     """
     # The panel toggle and every other app key come from the keymap (the editor runs them; ``on_event`` hands
     # them to the editor when something else has focus), so a remapped key works everywhere and the default
@@ -115,6 +118,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         if palette_keys:
             self.COMMAND_PALETTE_BINDING = ",".join(palette_keys)  # type: ignore[misc]  # read by App.__init__
         super().__init__()
+        _no_colour_means_none(self)
         self.session: TuiSession | None = session
         self.session_factory = session_factory
         self.cwd = cwd or getattr(session, "cwd", None) or os.getcwd()
@@ -437,6 +441,16 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
     def now(self) -> float:
         """Monotonic clock (double-press detection)."""
         return time.monotonic()
+
+
+def _no_colour_means_none(app: App[Any]) -> None:
+    """With ``NO_COLOR`` set, Textual keeps colours as greys (its ``Monochrome`` filter), which a 256-colour
+    terminal still receives as colour codes; no-color.org asks for none. Swap in Textual's ``NoColor`` filter
+    (default foreground/background; bold, italic, underline and reverse stay). Issue 9."""
+    from textual.filter import Monochrome, NoColor
+
+    if app.no_color:
+        app._filters = [NoColor() if isinstance(f, Monochrome) else f for f in app._filters]
 
 
 def _freeze_heap() -> None:

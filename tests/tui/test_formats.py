@@ -37,7 +37,7 @@ def test_previews_use_pis_line_counts() -> None:
     # bash counts visual lines: two 25-cell lines at width 10 fill 6 rows, so only the last one fits.
     wide = "\n".join(["a" * 25, "b" * 25])
     pv = preview("bash", wide, False, width=10)
-    assert pv.lines == ["b" * 25] and pv.hint.startswith("... (1 earlier lines")
+    assert pv.lines == ["b" * 25] and pv.hint.startswith("... (1 earlier line,")
 
 
 def test_token_format() -> None:

@@ -56,6 +56,7 @@ class FuzzyPicker(ModalScreen[Any]):
     FuzzyPicker #picker-title { height: 1; text-style: bold; }
     FuzzyPicker Input, FuzzyPicker Input:focus { border: none; height: 1; padding: 0 1; }
     FuzzyPicker OptionList, FuzzyPicker OptionList:focus { height: 1fr; border: none; }
+    FuzzyPicker OptionList { text-wrap: nowrap; text-overflow: ellipsis; }  /* one row per entry */
     FuzzyPicker #picker-hint { height: 1; color: $text-muted; }
     """
 
@@ -87,7 +88,7 @@ class FuzzyPicker(ModalScreen[Any]):
         ol.clear_options()
         options = []
         for e in self.shown:
-            text = Text(("● " if e.current else "  ") + e.label)
+            text = Text(("● " if e.current else "  ") + e.label, no_wrap=True, overflow="ellipsis")
             if e.detail:
                 text.append("  " + e.detail, style="dim")
             options.append(Option(text))

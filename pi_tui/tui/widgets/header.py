@@ -14,13 +14,13 @@ from pi_tui.tui.theme_loader import PiTheme
 
 
 def offline_notice(agent_dir: str) -> str:
-    """The text shown while the built-in offline model is active."""
-    return (f"Offline demo model. For a real model set ANTHROPIC_API_KEY or OPENAI_API_KEY (or add keys to "
-            f"{agent_dir}/auth.json), or add a local server to {agent_dir}/models.json; Ctrl+L picks a model.")
+    """The text shown while the built-in offline model is active (what to do first: it is cut to one row)."""
+    return (f"Offline demo model · Ctrl+L picks a model · for a real one set ANTHROPIC_API_KEY or OPENAI_API_KEY, "
+            f"or add keys to {agent_dir}/auth.json or a local server to {agent_dir}/models.json")
 
 
 class Header(Widget):
-    """One or two lines at the top (one truncated line on short terminals, hidden on tiny ones)."""
+    """One or two lines at the top, never wrapped (one line on short terminals, hidden on tiny ones)."""
 
     DEFAULT_CSS = """
     Header { height: auto; padding: 0 1; }
@@ -45,16 +45,21 @@ class Header(Widget):
         return self.is_attached and (self.screen.has_class("-short") or self.screen.has_class("-tiny"))
 
     def render(self) -> Text:
+        """One row per line, each cut with an ellipsis to the width (issue 9: at 80 columns the hints wrapped)."""
         t = self.pi_theme
+        width = max(1, self.content_size.width or self.size.width - 2)
+        logo = Text.assemble(("π ", t.fg("accent", bold=True)), (f"pi-tui v{self.version}", t.fg("accent")))
         if self.one_line:
             rest = (self.notice, t.fg("warning")) if self.notice else (self.hints, t.fg("dim"))
-            line = Text.assemble(("π ", t.fg("accent", bold=True)), (f"pi-tui v{self.version}", t.fg("accent")),
-                                 ("  " + rest[0], rest[1]), no_wrap=True, overflow="ellipsis")
-            line.truncate(max(1, self.size.width - 2), overflow="ellipsis")
-            return line
-        text = Text.assemble(("π ", t.fg("accent", bold=True)), (f"pi-tui v{self.version}", t.fg("accent")),
-                             ("  " + self.hints, t.fg("dim")))
+            return _fit(Text.assemble(logo, ("  " + rest[0], rest[1])), width)
+        lines = [_fit(Text.assemble(logo, ("  " + self.hints, t.fg("dim"))), width)]
         if self.notice:
-            text.append("\n")
-            text.append(self.notice, style=t.fg("warning"))
-        return text
+            lines.append(_fit(Text(self.notice, style=t.fg("warning")), width))
+        return Text("\n").join(lines)
+
+
+def _fit(line: Text, width: int) -> Text:
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    line.truncate(width, overflow="ellipsis")
+    return line
