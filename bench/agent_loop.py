@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import statistics
 import sys
@@ -26,7 +27,8 @@ from pi_tui.ai.providers.faux import faux_assistant_message, faux_text, faux_too
 from pi_tui.ai.stream import stream_simple
 from pi_tui.ai.types import Context, TextContent, UserMessage
 
-RESULTS = Path(__file__).resolve().parent / "results" / "agent_loop.json"
+# PI_TUI_BENCH_RESULTS redirects it (the smoke test writes into a temp dir, never into the repo), as in _common.py
+RESULTS = Path(os.environ.get("PI_TUI_BENCH_RESULTS") or Path(__file__).resolve().parent / "results") / "agent_loop.json"
 
 
 class EchoTool(AgentTool):

@@ -20,7 +20,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 # script -> (results file written through bench/_common.py, keys it must hold); None: the script writes its own.
 EXPECTED: dict[str, tuple[str, set[str]] | None] = {
     "stream_parse.py": ("stream_parse.json", set()),
-    "agent_loop.py": None,
+    "agent_loop.py": ("agent_loop.json", {"direct_stream_simple", "agent_three_listeners", "agent_tool_loop"}),
     "session_io.py": None,
     "startup.py": ("startup.json", {"version_s", "version_imports", "first_paint_pitui_s",
                                     "first_paint_minimal_s", "first_paint_ratio"}),
@@ -32,6 +32,12 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
                                                       "base_app_to_interactive_s", "ratio_page"}),
     "typing_burst.py": ("typing_burst.json", {"chars", "seconds", "chars_per_s", "cpu_s", "whole_and_in_order"}),
 }
+
+
+def _repo_results() -> dict[str, bytes]:
+    """Every file under the repository's bench/results/ with its bytes."""
+    root = BENCH / "results"
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_run_py_lists_every_benchmark() -> None:
@@ -52,8 +58,10 @@ def test_benchmark_runs_quick(script: str, tmp_path: Path) -> None:
     """``python bench/<script> --quick`` exits 0, prints figures and writes its JSON."""
     env = dict(os.environ)
     env["PI_TUI_BENCH_RESULTS"] = str(tmp_path)
+    before = _repo_results()
     proc = subprocess.run([sys.executable, str(BENCH / script), "--quick"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=180, check=False)
+    assert _repo_results() == before, f"{script} wrote into bench/results/ (no test writes into the repo)"
     assert proc.returncode == 0, f"{script} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     assert proc.stdout.strip(), f"{script} printed nothing"
     expected = EXPECTED[script]

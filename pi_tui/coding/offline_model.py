@@ -6,11 +6,14 @@ directory. It is pi's faux provider (§1.21) with a *factory* that reads the req
 
 * first user message of a conversation → thinking + an introduction that says this is the offline demo
   model and how to add a key (env vars, ``~/.pi-tui/agent/auth.json``) or a local server (``models.json``);
-* "list files" / "ls" → an ``ls`` tool call (or ``bash ls -la`` when ``ls`` is not active);
-* a file name it can see (``read notes.txt``, ``show README.md``) → a ``read`` tool call;
-* "run <cmd>" or a command in backticks → a ``bash`` tool call;
-* after a tool result → a Markdown summary quoting the result in a code block;
+* "list the files" / "ls" → an ``ls`` tool call (or ``bash ls -la`` when ``ls`` is not active);
+* "read notes.txt" / "show README.md" → a ``read`` tool call;
+* "run `<cmd>`" / "run <cmd>" → a ``bash`` tool call;
+* after a tool result → a Markdown summary of what really happened: the line count, the exit code, the error;
 * anything else → a short Markdown answer with hints.
+
+Tools run only on an explicit imperative at the start of the message (issue 9: "What does `touch x` do? do not
+run it" ran it): a command in backticks or a file name elsewhere in a question is only talked about.
 
 Pacing: ``tokens_per_second`` (default 120; env ``PI_TUI_OFFLINE_TPS``, ``0`` = unpaced for tests).
 """
@@ -86,8 +89,12 @@ def intro_text() -> str:
 
 _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?![\w/])")
 _BACKTICK_RE = re.compile(r"`([^`\n]+)`")
-_RUN_RE = re.compile(r"^\s*(?:please\s+)?(?:run|execute|exec)\s+(.+)$", re.IGNORECASE | re.DOTALL)
-_LIST_RE = re.compile(r"\b(list|ls|files|directory|folder)\b", re.IGNORECASE)
+_POLITE = r"^\s*(?:(?:please|now|ok|okay)[\s,]+)*(?:(?:can|could|would) you\s+(?:please\s+)?)?"
+_RUN_RE = re.compile(_POLITE + r"(?:run|execute|exec)\s+(.+?)\s*[.!?]?\s*$", re.IGNORECASE | re.DOTALL)
+_READ_RE = re.compile(_POLITE + r"(?:read|show|open|cat|display)\b", re.IGNORECASE)
+_LIST_RE = re.compile(_POLITE + r"(?:ls\b|list\b|show (?:me )?(?:the )?files\b)", re.IGNORECASE)
+_EXIT_RE = re.compile(r"\n*Command (?:exited with code (\d+)|timed out after [^\n]*|aborted|was killed by signal "
+                      r"[^\n]*)\s*$")
 
 
 def _text(message: Any) -> str:
@@ -119,19 +126,24 @@ def _tool_calls_so_far(context: Context) -> list[tuple[str, dict[str, Any]]]:
     return calls
 
 
-def _plan_tool(user_text: str, tools: set[str], done: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]] | None:
-    """The next tool call the script makes for ``user_text`` (None when it should answer in text)."""
+def plan_tool(user_text: str, tools: set[str], done: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]] | None:
+    """The next tool call the script makes for ``user_text`` (None when it should answer in text).
+
+    Only an imperative at the start of the message calls a tool: ``run `cmd```/``run cmd`` → bash (the
+    back-ticked text when there is one), ``read``/``show``/``open`` + a file name → read, ``list the files``/``ls``
+    → ls. Questions that mention commands or files are answered, never acted on."""
     done_names = [name for name, _ in done]
     run = _RUN_RE.match(user_text)
-    ticks = _BACKTICK_RE.findall(user_text)
-    if "bash" in tools and "bash" not in done_names and (run or ticks):
-        command = ticks[0] if ticks else (run.group(1).strip() if run else "")
+    if run and "bash" in tools and "bash" not in done_names:
+        ticks = _BACKTICK_RE.findall(run.group(1))
+        command = (ticks[0] if ticks else run.group(1)).strip()
         if command:
             return "bash", {"command": command}
-    files = [f for f in _FILE_RE.findall(user_text) if not f.startswith(".")]
-    if files and "read" in tools and "read" not in done_names:
-        return "read", {"path": files[0]}
-    if _LIST_RE.search(user_text) and not done:
+    if _READ_RE.match(user_text) and "read" in tools and "read" not in done_names:
+        files = [f for f in _FILE_RE.findall(user_text) if not f.startswith(".")]
+        if files:
+            return "read", {"path": files[0]}
+    if _LIST_RE.match(user_text) and not done:
         if "ls" in tools:
             return "ls", {"path": "."}
         if "bash" in tools:
@@ -139,27 +151,47 @@ def _plan_tool(user_text: str, tools: set[str], done: list[tuple[str, dict[str, 
     return None
 
 
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
+def _summarise_bash(result: ToolResultMessage, command: str) -> tuple[str, str]:
+    """``(intro, output)`` for a bash result: exit code (0 unless the tool reported one), real line count."""
+    text = _text(result).rstrip("\n")
+    status = _EXIT_RE.search(text)
+    if status:
+        text = text[: status.start()].rstrip("\n")
+    if text.strip() == "(no output)":
+        text = ""
+    count = len(text.split("\n")) if text else 0
+    printed = f"printed {_lines(count)}" if count else "printed nothing"
+    end = ":" if count else "."
+    if status is None:
+        return f"`{command}` finished (exit code 0) and {printed}{end}", text
+    code = status.group(1)
+    what = f"exit code {code}" if code else status.group(0).strip()
+    return f"`{command}` failed ({what}) and {printed}{end}", text
+
+
 def _summarise_result(result: ToolResultMessage, args: dict[str, Any]) -> str:
     text = _text(result).rstrip("\n")
-    lines = text.splitlines()
-    shown = "\n".join(lines[:40])
-    more = f"\n\n*({len(lines) - 40} more lines not shown)*" if len(lines) > 40 else ""
     language = ""
-    if result.tool_name == "read":
+    if result.tool_name == "bash":
+        intro, text = _summarise_bash(result, str(args.get("command", "")))
+    elif result.is_error:
+        intro = f"The `{result.tool_name}` tool reported an error:"
+    elif result.tool_name == "read":
         path = str(args.get("path", ""))
         language = path.rsplit(".", 1)[-1] if "." in path else ""
-        intro = f"Here is `{path}` ({len(lines)} line{'' if len(lines) == 1 else 's'}):"
-    elif result.tool_name == "bash":
-        intro = f"`{args.get('command', '')}` printed {len(lines)} line(s):"
+        intro = f"Here is `{path}` ({_lines(len(text.splitlines()))}):"
     else:
-        intro = f"The `{result.tool_name}` tool returned {len(lines)} line(s):"
-    if result.is_error:
-        intro = f"The `{result.tool_name}` tool reported an error:"
+        intro = f"The `{result.tool_name}` tool returned {_lines(len(text.splitlines()))}:"
+    lines = text.splitlines()
+    shown = "\n".join(lines[:40])
+    more = f"\n\n*({len(lines) - 40} more {'line' if len(lines) - 40 == 1 else 'lines'} not shown)*" if len(lines) > 40 else ""
     fence = "````" if "```" in shown else "```"
-    return (
-        f"{intro}\n\n{fence}{language}\n{shown or '(no output)'}\n{fence}{more}\n\n"
-        "*(offline demo model — add an API key to talk to a real model)*"
-    )
+    block = f"\n\n{fence}{language}\n{shown}\n{fence}{more}" if shown else ""
+    return f"{intro}{block}\n\n*(offline demo model — add an API key to talk to a real model)*"
 
 
 def offline_reply(context: Context) -> AssistantMessage:
@@ -169,13 +201,13 @@ def offline_reply(context: Context) -> AssistantMessage:
     user_text = _last_user_text(context)
     done = _tool_calls_so_far(context)
     if isinstance(last, ToolResultMessage):
-        planned = _plan_tool(user_text, tools, done)
+        planned = plan_tool(user_text, tools, done)
         if planned is not None and not last.is_error:
             return faux_assistant_message([faux_tool_call(*planned)], stop_reason="toolUse")
         args: dict[str, Any] = next((a for n, a in reversed(done) if n == last.tool_name), {})
         return faux_assistant_message(_summarise_result(last, args))
     first_turn = not any(isinstance(m, AssistantMessage) for m in context.messages)
-    planned = _plan_tool(user_text, tools, done)
+    planned = plan_tool(user_text, tools, done)
     if planned is not None:
         name, args = planned
         thought = f"The user asked: {user_text.strip()[:200]!r}. I will use the `{name}` tool for that."

@@ -222,9 +222,16 @@ def build_model_picker() -> Scenario:
                                            {"data": [{"id": "qwen2.5-coder:7b"}, {"id": "llama3.2:3b"}]})
 
     async def drive(pilot: Any) -> None:
+        from textual.widgets import OptionList
+
+        from pi_tui.tui.modals.model_picker import ModelPicker
+
         await settle(pilot)
         await pilot.press("ctrl+l")
-        await pilot.pause(0.2)
+        # the picker is up and filled (a fixed pause was not enough on a loaded machine)
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker)
+                         and app.screen.query_one(OptionList).option_count > 0)
+        await pilot.pause(0.1)
 
     return app, drive, SIZE
 
