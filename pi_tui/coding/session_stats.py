@@ -2,7 +2,9 @@
 
 ``get_context_usage()`` → ``{tokens, contextWindow, percent}`` (``tokens``/``percent`` None right after a
 compaction until a successful assistant reply), or None without a model/context window.
-``get_session_stats()`` → pi's SessionStats: message and tool-call counts, summed tokens and cost.
+``get_session_stats()`` → pi's SessionStats: message and tool-call counts, summed tokens and cost (of the
+messages in the agent's context). ``get_session_totals()`` → the footer's totals: every assistant entry of the
+session file, compacted ones included (pi's footer; issue 9: ``/compact`` reset the footer).
 """
 
 from __future__ import annotations
@@ -69,6 +71,23 @@ class StatsMixin:
                 return {"tokens": None, "contextWindow": window, "percent": None}
         tokens = estimate_context_tokens(messages).tokens
         return {"tokens": tokens, "contextWindow": window, "percent": tokens / window * 100}
+
+    def get_session_totals(self) -> dict[str, Any]:
+        """``{input, output, cacheRead, cacheWrite, total, cost}`` over every assistant message entry of the
+        session (pi's footer sums ``sessionManager.getEntries()``), so compaction never lowers them."""
+        totals: dict[str, Any] = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0, "cost": 0.0}
+        for entry in self.session_manager.get_entries():
+            message = getattr(entry, "message", None) if entry.type == "message" else None
+            usage = getattr(message, "usage", None) if message_role(message) == "assistant" else None
+            if usage is None:
+                continue
+            totals["input"] += usage.input
+            totals["output"] += usage.output
+            totals["cacheRead"] += usage.cache_read
+            totals["cacheWrite"] += usage.cache_write
+            totals["total"] += usage.total_tokens
+            totals["cost"] += usage.cost.total
+        return totals
 
     def get_session_stats(self) -> dict[str, Any]:
         """pi's SessionStats for the current state (counts, tokens, cost, context usage)."""

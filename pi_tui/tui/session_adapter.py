@@ -77,12 +77,15 @@ def git_branch(cwd: str) -> str | None:
 
 def footer_data(session: TuiSession | None, cwd_display: str, branch: str | None,
                 multi_provider: bool = False) -> FooterData:
-    """Footer figures from ``get_session_stats()``, ``get_context_usage()``, ``model``, ``thinking_level``."""
+    """Footer figures from ``get_session_totals()`` (else ``get_session_stats()``), ``get_context_usage()``,
+    ``model``, ``thinking_level``."""
     d = FooterData(cwd=cwd_display, branch=branch, multi_provider=multi_provider)
     if session is None:
         return d
     d.session_name = session.session_name
-    stats = _call(session, "get_session_stats")
+    totals = _call(session, "get_session_totals")  # the whole session's, compacted turns included (pi)
+    stats = {"tokens": totals, "cost": totals.get("cost", 0)} if isinstance(totals, dict) else \
+        _call(session, "get_session_stats")
     tokens = _get(stats, "tokens", default={}) if stats is not None else {}
     d.input = int(_get(tokens, "input", default=0) or 0)
     d.output = int(_get(tokens, "output", default=0) or 0)
