@@ -29,6 +29,7 @@ from pi_tui.tui.widgets.transcript_items import (
     BashItem,
     SummaryItem,
     ToolItem,
+    UserItem,
 )
 
 _Base = App
@@ -333,10 +334,11 @@ class AppActions(_Base):
 
     # ------------------------------------------------------------------ display toggles
     def action_toggle_expand(self) -> None:
-        """Ctrl+O: expand/collapse tool output, artifacts, summaries and bash runs (only those re-render)."""
+        """Ctrl+O: expand/collapse tool output, artifacts, summaries, bash runs and long prompts (only those
+        re-render)."""
         self.ctx.expand_tools = not self.ctx.expand_tools
         for item in self.transcript.items:
-            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem):
+            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem | UserItem):
                 item.changed()
                 self.transcript.item_changed(item, new_output=False)
 

@@ -131,3 +131,41 @@ async def test_an_edit_shows_its_diff_once(tmp_path: Path) -> None:
         app.transcript.flush()
         assert transcript_text(app).count("hello there") == 1
     assert any(getattr(m, "role", "") == "artifact" for m in session.messages)
+
+
+@pytest.mark.anyio
+async def test_a_long_prompt_is_collapsed_like_a_paste_and_ctrl_o_expands_it(tmp_path: Path) -> None:
+    from textual import events
+
+    session, _ = make_session(tmp_path, [faux_assistant_message("Got it.")])
+    app = make_app(session)
+    big = "\n".join(f"pasted line {i}" for i in range(1, 31))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.post_message(events.Paste(big))
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "[paste #1 +30 lines]"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.working)
+        await settle(pilot)
+        text = transcript_text(app)
+        assert "pasted line 1" in text and "pasted line 30" not in text
+        assert "... (+25 lines, click or Ctrl+O to expand)" in text
+        await pilot.press("ctrl+o")
+        await pilot.pause(0.1)
+        assert "pasted line 30" in transcript_text(app)
+        await pilot.press("ctrl+o")
+        await pilot.pause(0.1)
+        assert "pasted line 30" not in transcript_text(app)
+    user = next(m for m in session.messages if getattr(m, "role", "") == "user")
+    assert user.content[0].text == big  # the model gets it all
+
+
+def test_a_long_single_line_prompt_is_collapsed_by_characters() -> None:
+    from pi_tui.tui.widgets.transcript_items import UserItem
+
+    item = UserItem("x" * 3000)
+    assert item.long and item.clickable
+    assert "(+2600 chars, click or Ctrl+O to expand)" in _text(item, _ctx())
+    assert item.toggle() and "chars, click" not in _text(item, _ctx())
+    assert not UserItem("short").clickable

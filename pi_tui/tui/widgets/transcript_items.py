@@ -24,7 +24,9 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.abort_text import abort_text
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
+from pi_tui.tui.widgets.prompt_input import PASTE_MAX_CHARS, PASTE_MAX_LINES
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:
@@ -39,19 +41,6 @@ def message_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     return tool_format.result_text(content)
-
-
-ABORTED_TEXT = "Operation aborted"
-_PROVIDER_ABORT_TEXTS = {"request was aborted", "request was aborted.", "this operation was aborted", "aborted",
-                         "operation aborted", "the operation was aborted", "the operation was aborted."}
-
-
-def abort_text(error_message: Any) -> str:
-    """What the transcript says for an aborted run (pi-reference §3.14): pi's ``Operation aborted`` for every
-    provider's own abort text (``Request was aborted``, ``Request was aborted.``, ``This operation was aborted``:
-    one wording, issue 9); any other text (``Aborted after 2 retry attempts``) is kept."""
-    text = str(error_message or "").strip()
-    return ABORTED_TEXT if not text or text.lower() in _PROVIDER_ABORT_TEXTS else text
 
 
 class TranscriptItem:
@@ -158,11 +147,36 @@ class TranscriptItem:
 
 
 class UserItem(TranscriptItem):
-    """A user message: Markdown on ``userMessageBg``."""
+    """A user message: Markdown on ``userMessageBg``.
+
+    A prompt over the editor's paste threshold (more than 10 lines or 1000 characters) is collapsed like a paste:
+    its first lines and ``... (+N lines, click or Ctrl+O to expand)`` (issue 9); a click or Ctrl+O shows it all.
+    """
+
+    COLLAPSED_LINES = 5
+    COLLAPSED_CHARS = 400
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+        self.expanded = False
+
+    @property
+    def long(self) -> bool:
+        """True when the text is over the paste threshold (it is shown collapsed)."""
+        return self.text.count("\n") + 1 > PASTE_MAX_LINES or len(self.text) > PASTE_MAX_CHARS
+
+    @property  # type: ignore[override]
+    def clickable(self) -> bool:  # type: ignore[override]
+        """A click expands/collapses a long prompt."""
+        return self.long
+
+    def toggle(self) -> bool:
+        if not self.long:
+            return False
+        self.expanded = not self.expanded
+        self.changed()
+        return True
 
     def plain_text(self) -> str:
         return self.text
@@ -170,7 +184,13 @@ class UserItem(TranscriptItem):
     def build(self, ctx: RenderContext, width: int) -> list[Strip]:
         t = ctx.theme
         bg = t.bg("userMessageBg") + t.fg("userMessageText")
-        body = ctx.markdown(self.text or " ")
+        text, hint = self.text, None
+        if self.long and not (self.expanded or ctx.expand_tools):
+            text = "\n".join(self.text.split("\n")[: self.COLLAPSED_LINES])[: self.COLLAPSED_CHARS]
+            hidden_lines = self.text.count("\n") - text.count("\n")
+            more = f"+{hidden_lines} lines" if hidden_lines > 1 else f"+{len(self.text) - len(text)} chars"
+            hint = Text(f"... ({more}, click or Ctrl+O to expand)", style=t.fg("muted"))
+        body = group(ctx.markdown(text or " "), hint) if hint is not None else ctx.markdown(text or " ")
         return ctx.to_strips(Padding(body, (1, 1), style=bg, expand=True), width)
 
 
