@@ -33,10 +33,11 @@ def make_session(cwd: Path, steps: list[Any] | None = None, reasoning: bool = Fa
 SNAPSHOT_CWD = Path("/tmp/pi-tui-snapshot-cwd")
 
 
-def snapshot_session(steps: list[Any] | None = None, reasoning: bool = False) -> tuple[Any, FauxProvider]:
+def snapshot_session(steps: list[Any] | None = None, reasoning: bool = False,
+                     tools: list[str] | None = None) -> tuple[Any, FauxProvider]:
     """A faux session with a fixed cwd and system prompt, so token figures are the same on every run."""
     SNAPSHOT_CWD.mkdir(parents=True, exist_ok=True)
-    session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning)
+    session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning, tools=tools)
     session.agent.state.system_prompt = "You are a helpful coding assistant (snapshot test)."
     session.agent.state.messages = []  # drop set_model's "Model: faux/faux-1" notice: the screen starts clean
     return session, faux

@@ -1,31 +1,26 @@
 """Scenario builders shared by the snapshot tests and scripts/make_screenshots.py.
 
 Each ``build_<name>()`` returns ``(app, run_before, size)``: a deterministic ``PiApp`` and the async driver
-that puts it into the state to capture. Mid-stream states are produced by feeding the app's session view the
-same agent events the session emits (pydantic models from ``pi_tui.agent.events``).
+that puts it into the state to capture. Every state is a real ``PiApp`` + ``AgentSession`` run on the faux
+provider, driven through the editor like a user. Mid-run states are held, not faked: :class:`HeldStream` lets the
+faux reply stream but holds its end (an open tail), :func:`hold_tool` makes a tool report partial output and wait
+(a running call, later calls queued).
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from pi_tui.agent.events import (
-    AgentStartEvent,
-    MessageEndEvent,
-    MessageStartEvent,
-    MessageUpdateEvent,
-    ToolExecutionEndEvent,
-    ToolExecutionStartEvent,
-    ToolExecutionUpdateEvent,
-)
-from pi_tui.agent.types import AgentToolResult
-from pi_tui.ai.events import TextDeltaEvent
+from pi_tui.agent.types import AgentToolResult, BeforeToolCallResult
+from pi_tui.ai.events import AssistantMessageEventStream
 from pi_tui.ai.providers.faux import faux_assistant_message, faux_text, faux_thinking, faux_tool_call
-from pi_tui.ai.types import TextContent, UserMessage
-from pi_tui.coding.session_events import QueueUpdateEvent
+from pi_tui.ai.types import TextContent
 from pi_tui.tui.local_probe import models_from_listing
+from pi_tui.tui.widgets.transcript_items import ToolItem
 from tests.tui.helpers import SNAPSHOT_CWD, make_app, offline_session, settle, snapshot_session, wait_until
 
 Driver = Callable[[Any], Awaitable[None]]
@@ -39,14 +34,59 @@ async def _type(pilot: Any, text: str) -> None:
     await pilot.press("enter")
 
 
-def _emit(app: Any, *events: Any) -> None:
-    for e in events:
-        app.view.handle(e)
+class HeldStream:
+    """Wraps a session's stream function: the faux provider's events pass through as they stream, but the final
+    ``done``/``error`` event is held until :meth:`release` (so the reply stays mid-stream for the capture)."""
+
+    def __init__(self, session: Any) -> None:
+        self.inner = session.agent.stream_fn
+        session.agent.stream_fn = self
+        self.holding = False
+        self._release = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def __call__(self, model: Any, context: Any, options: Any = None) -> AssistantMessageEventStream:
+        inner = self.inner(model, context, options)
+        outer = AssistantMessageEventStream()
+
+        async def pump() -> None:
+            async for event in inner:
+                if event.type in ("done", "error"):
+                    self.holding = True
+                    await self._release.wait()
+                outer.push(event)
+            outer.end(await inner.result())
+
+        task = asyncio.ensure_future(pump())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return outer
+
+    def release(self) -> None:
+        self._release.set()
 
 
-def _delta(message: Any) -> MessageUpdateEvent:
-    return MessageUpdateEvent(message=message, assistant_message_event=TextDeltaEvent(
-        content_index=0, delta="", partial=message))
+def hold_tool(session: Any, name: str, partial: str) -> asyncio.Event:
+    """Make the session's ``name`` tool report ``partial`` as live output and wait until the returned event is
+    set (then it returns ``partial`` as its result). The call line, events and panel are the real ones."""
+    tool = next(t for t in session.agent.state.tools if t.name == name)
+    release = asyncio.Event()
+
+    async def execute(tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None) -> AgentToolResult:
+        result = AgentToolResult(content=[TextContent(text=partial)], details={})
+        if on_update is not None:
+            pending = on_update(result)
+            if inspect.isawaitable(pending):
+                await pending
+        await release.wait()
+        return result
+
+    object.__setattr__(tool, "execute", execute)
+    return release
+
+
+def _tool(app: Any, call_id: str) -> ToolItem | None:
+    return app.view.tools.get(call_id)
 
 
 def build_first_screen_offline() -> Scenario:
@@ -60,16 +100,16 @@ STREAM_TEXT = ("Here is a function that adds two numbers:\n\n```python\ndef add(
 
 
 def build_streaming() -> Scenario:
-    session, _ = snapshot_session(reasoning=True)
+    session, _ = snapshot_session([faux_assistant_message([
+        faux_thinking("The user wants a tiny typed function with a docstring."), faux_text(STREAM_TEXT)])],
+        reasoning=True)
+    held = HeldStream(session)
     app = make_app(session)
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
-        user = UserMessage(content=[TextContent(text="Write an add function in Python")])
-        partial = faux_assistant_message([faux_thinking("The user wants a tiny typed function with a docstring."),
-                                          faux_text(STREAM_TEXT)])
-        _emit(app, AgentStartEvent(), MessageStartEvent(message=user), MessageEndEvent(message=user),
-              MessageStartEvent(message=partial), _delta(partial))
+        await _type(pilot, "Write an add function in Python")
+        await wait_until(pilot, lambda: held.holding)  # every delta is in; the reply has not ended
         await pilot.pause(0.1)
         app.transcript.flush()
         await pilot.pause()
@@ -77,40 +117,37 @@ def build_streaming() -> Scenario:
     return app, drive, SIZE
 
 
-def _tool_result(text: str, **details: Any) -> AgentToolResult:
-    return AgentToolResult(content=[TextContent(text=text)], details=details or {})
-
-
 def build_tool_panel() -> Scenario:
-    session, _ = snapshot_session()
+    """Sequential tools: read done, grep failed, write blocked by a guard hook, bash running (live output),
+    ls queued behind it."""
+    (SNAPSHOT_CWD / "src").mkdir(parents=True, exist_ok=True)
+    (SNAPSHOT_CWD / "src" / "app.py").write_text("".join(f"line {i}\n" for i in range(1, 41)))
+    calls = [faux_tool_call("read", {"path": "src/app.py", "offset": 1, "limit": 40}, id="call_read"),
+             faux_tool_call("grep", {"pattern": "TODO", "path": "lib"}, id="call_grep"),
+             faux_tool_call("write", {"path": "/etc/passwd", "content": "x"}, id="call_write"),
+             faux_tool_call("bash", {"command": "pytest -q"}, id="call_bash"),
+             faux_tool_call("ls", {"path": "docs"}, id="call_ls")]
+    session, _ = snapshot_session([faux_assistant_message(calls, stop_reason="toolUse")],
+                                  tools=["read", "bash", "edit", "write", "grep", "find", "ls"])
+    session.agent.tool_execution = "sequential"
+
+    async def guard(ctx: Any, *_: Any) -> BeforeToolCallResult | None:
+        path = str((ctx.args or {}).get("path", "")) if isinstance(ctx.args, dict) else ""
+        return BeforeToolCallResult(block=True) if path.startswith("/etc/") else None
+
+    session.agent.before_tool_call = guard
+    hold_tool(session, "bash", "collected 12 items\n.......")
     app = make_app(session)
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
-        calls = [faux_tool_call("read", {"path": "src/app.py", "offset": 1, "limit": 40}, id="call_read"),
-                 faux_tool_call("bash", {"command": "pytest -q"}, id="call_bash"),
-                 faux_tool_call("grep", {"pattern": "TODO", "path": "src"}, id="call_grep"),
-                 faux_tool_call("write", {"path": "/etc/passwd", "content": "x"}, id="call_write"),
-                 faux_tool_call("ls", {"path": "docs"}, id="call_ls")]
-        msg = faux_assistant_message(calls, stop_reason="toolUse")
-        user = UserMessage(content=[TextContent(text="Check the project")])
-        _emit(app, AgentStartEvent(), MessageStartEvent(message=user), MessageEndEvent(message=user),
-              MessageStartEvent(message=msg), MessageEndEvent(message=msg))
-        _emit(app,
-              ToolExecutionStartEvent(tool_call_id="call_read", tool_name="read", args=calls[0].arguments),
-              ToolExecutionEndEvent(tool_call_id="call_read", tool_name="read", is_error=False,
-                                    result=_tool_result("\n".join(f"line {i}" for i in range(1, 41)))),
-              ToolExecutionStartEvent(tool_call_id="call_bash", tool_name="bash", args=calls[1].arguments),
-              ToolExecutionUpdateEvent(tool_call_id="call_bash", tool_name="bash", args=calls[1].arguments,
-                                       partial_result=_tool_result("collected 12 items\n.......")),
-              ToolExecutionStartEvent(tool_call_id="call_grep", tool_name="grep", args=calls[2].arguments),
-              ToolExecutionEndEvent(tool_call_id="call_grep", tool_name="grep", is_error=True,
-                                    result=_tool_result("Path not found: src")),
-              ToolExecutionEndEvent(tool_call_id="call_write", tool_name="write", is_error=True,
-                                    result=_tool_result("Tool execution was blocked")))
+        await _type(pilot, "Check the project")
+        await wait_until(pilot, lambda: (bash := _tool(app, "call_bash")) is not None and bash.status == "running"
+                         and bool(bash.partial_text))
         await pilot.press("f2")
         # The panel is built in a worker and then focused; it opens on the running bash call (it follows it).
-        await wait_until(pilot, lambda: app.tool_panel.is_built and app.focused is app.tool_panel.option_list)
+        await wait_until(pilot, lambda: app.tool_panel.is_built and app.focused is app.tool_panel.option_list
+                         and len(app.tool_panel.calls) == 5)
         await pilot.pause(0.1)
         app.transcript.flush()
         await pilot.pause()
@@ -125,18 +162,21 @@ def build_narrow_tool_panel() -> Scenario:
 
 
 def build_queue() -> Scenario:
-    session, _ = snapshot_session()
+    call = faux_tool_call("bash", {"command": "npm test"}, id="call_npm")
+    session, _ = snapshot_session([faux_assistant_message([faux_text("Running the tests."), call],
+                                                          stop_reason="toolUse")])
+    hold_tool(session, "bash", "")
     app = make_app(session)
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
-        call = faux_tool_call("bash", {"command": "npm test"}, id="call_npm")
-        msg = faux_assistant_message([faux_text("Running the tests."), call], stop_reason="toolUse")
-        user = UserMessage(content=[TextContent(text="Run the tests")])
-        _emit(app, AgentStartEvent(), MessageStartEvent(message=user), MessageEndEvent(message=user),
-              MessageStartEvent(message=msg), MessageEndEvent(message=msg),
-              ToolExecutionStartEvent(tool_call_id="call_npm", tool_name="bash", args=call.arguments),
-              QueueUpdateEvent(steering=["Use the --runInBand flag"], follow_up=["Then update CHANGELOG.md"]))
+        await _type(pilot, "Run the tests")
+        await wait_until(pilot, lambda: (t := _tool(app, "call_npm")) is not None and t.status == "running")
+        await _type(pilot, "Use the --runInBand flag")  # Enter while working: a steering message
+        app.prompt_input.insert("Then update CHANGELOG.md")
+        await pilot.press("ctrl+f")  # the follow-up key
+        await wait_until(pilot, lambda: session.steering_messages == ["Use the --runInBand flag"]
+                         and session.follow_up_messages == ["Then update CHANGELOG.md"])
         app.prompt_input.insert("also check lint")
         await pilot.pause(0.1)
         app.transcript.flush()
