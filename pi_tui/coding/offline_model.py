@@ -93,6 +93,7 @@ _POLITE = r"^\s*(?:(?:please|now|ok|okay)[\s,]+)*(?:(?:can|could|would) you\s+(?
 _RUN_RE = re.compile(_POLITE + r"(?:run|execute|exec)\s+(.+?)\s*[.!?]?\s*$", re.IGNORECASE | re.DOTALL)
 _READ_RE = re.compile(_POLITE + r"(?:read|show|open|cat|display)\b", re.IGNORECASE)
 _LIST_RE = re.compile(_POLITE + r"(?:ls\b|list\b|show (?:me )?(?:the )?files\b)", re.IGNORECASE)
+_NOTICE_RE = re.compile(r"\n*\[Showing (?:lines|last) [^\]\n]*\]")
 _EXIT_RE = re.compile(r"\n*Command (?:exited with code (\d+)|timed out after [^\n]*|aborted|was killed by signal "
                       r"[^\n]*)\s*$")
 
@@ -161,10 +162,17 @@ def _summarise_bash(result: ToolResultMessage, command: str) -> tuple[str, str]:
     status = _EXIT_RE.search(text)
     if status:
         text = text[: status.start()].rstrip("\n")
+    notice = _NOTICE_RE.search(text)
+    if notice:  # the bash tool's own "[Showing lines a-b of n. Full output: …]" (its details have the totals)
+        text = text[: notice.start()].rstrip("\n")
     if text.strip() == "(no output)":
         text = ""
     count = len(text.split("\n")) if text else 0
+    details = result.details if isinstance(result.details, dict) else {}
+    total = (details.get("truncation") or {}).get("totalLines") if isinstance(details.get("truncation"), dict) else None
     printed = f"printed {_lines(count)}" if count else "printed nothing"
+    if isinstance(total, int) and total > count:
+        printed = f"printed {_lines(total)} (the last {count} below; all of them in {details.get('fullOutputPath')})"
     end = ":" if count else "."
     if status is None:
         return f"`{command}` finished (exit code 0) and {printed}{end}", text

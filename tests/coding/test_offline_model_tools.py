@@ -70,3 +70,8 @@ def test_the_summary_reports_what_really_happened(tmp_path: Path) -> None:
     assert "exit code 3" in out.stdout and "oops" in out.stdout
     out = _print_mode(tmp_path, "run `echo one`")
     assert "printed 1 line:" in out.stdout
+
+
+def test_a_truncated_output_reports_the_real_total(tmp_path: Path) -> None:
+    out = _print_mode(tmp_path, "run `seq 1 5000`")
+    assert "printed 5000 lines (the last 2000 below" in out.stdout and "2003" not in out.stdout
