@@ -128,6 +128,13 @@ def duplicates_tool_diff(message: Any, items: list[TranscriptItem]) -> bool:
     return False
 
 
+def _error_only(item: TranscriptItem) -> bool:
+    """An assistant item that shows nothing but its error (a failed attempt before any output)."""
+    if not isinstance(item, AssistantItem) or field(item.message, "stop_reason") != "error":
+        return False
+    return not tool_calls_of(item.message) and not item.plain_text().strip()
+
+
 class _ItemBuilder:
     """Turns messages into items one at a time: tool results complete their calls, repeated errors are skipped."""
 
@@ -140,6 +147,11 @@ class _ItemBuilder:
         start = len(self.items)
         role = role_of(message)
         if role == "assistant":
+            # a failed attempt followed by the retry's answer leaves, as live (session_view.on_auto_retry_start);
+            # the file keeps it (issue 9: a resumed session showed every attempt)
+            while self.items and _error_only(self.items[-1]):
+                self.items.pop()
+            start = min(start, len(self.items))
             self.items.append(AssistantItem(message, streaming=False))
             for call in tool_calls_of(message):
                 tool = ToolItem(str(field(call, "id", "")), str(field(call, "name", "")), field(call, "arguments"))

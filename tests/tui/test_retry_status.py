@@ -137,3 +137,25 @@ async def test_escape_during_the_countdown_cancels_the_retry_and_returns_queued_
         assert "Retry cancelled" in transcript_text(app)
         assert not app.status_line.display
         assert faux.state.call_count == 1
+
+
+@pytest.mark.anyio
+async def test_a_resumed_session_shows_the_retried_run_once(tmp_path: Path) -> None:
+    from pi_tui.coding.session_factory import create_agent_session
+
+    session, _ = make_session(tmp_path, [_error(ERR_500), _error(ERR_429), faux_assistant_message("Recovered")])
+    session._sleep = lambda seconds: asyncio.sleep(0)
+    await session.prompt("hello")
+    entries = session.session_manager.get_entries()
+    resumed = create_agent_session(str(tmp_path), no_session=True)
+    for entry in entries:  # the same file content, loaded as a resumed session's messages
+        if entry.type == "message":
+            resumed.agent.state.messages = [*resumed.agent.state.messages, entry.message]
+    assert [getattr(m, "stop_reason", None) for m in resumed.messages if getattr(m, "role", "") == "assistant"] \
+        == ["error", "error", "stop"]
+    app = make_app(resumed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await settle(pilot)
+        text = transcript_text(app)
+    assert "Recovered" in text and "Error" not in text and '"error"' not in text
