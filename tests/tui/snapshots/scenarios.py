@@ -109,7 +109,9 @@ def build_streaming() -> Scenario:
     async def drive(pilot: Any) -> None:
         await settle(pilot)
         await _type(pilot, "Write an add function in Python")
-        await wait_until(pilot, lambda: held.holding)  # every delta is in; the reply has not ended
+        # every delta has reached the view; the reply has not ended
+        await wait_until(pilot, lambda: held.holding and app.view.current is not None
+                         and app.view.current.plain_text().rstrip().endswith("It works for"))
         await pilot.pause(0.1)
         app.transcript.flush()
         await pilot.pause()
@@ -187,19 +189,22 @@ def build_queue() -> Scenario:
 
 def build_narrow_queue() -> Scenario:
     """Four queued messages at 60x16: the capped queue shows one and counts the rest next to the hint."""
-    session, _ = snapshot_session()
+    call = faux_tool_call("bash", {"command": "npm test"}, id="call_npm")
+    session, _ = snapshot_session([faux_assistant_message([faux_text("Running the tests."), call],
+                                                          stop_reason="toolUse")])
+    hold_tool(session, "bash", "")
     app = make_app(session)
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
-        call = faux_tool_call("bash", {"command": "npm test"}, id="call_npm")
-        msg = faux_assistant_message([faux_text("Running the tests."), call], stop_reason="toolUse")
-        user = UserMessage(content=[TextContent(text="Run the tests")])
-        _emit(app, AgentStartEvent(), MessageStartEvent(message=user), MessageEndEvent(message=user),
-              MessageStartEvent(message=msg), MessageEndEvent(message=msg),
-              ToolExecutionStartEvent(tool_call_id="call_npm", tool_name="bash", args=call.arguments),
-              QueueUpdateEvent(steering=["Use the --runInBand flag", "Skip the e2e suite"],
-                               follow_up=["Then update CHANGELOG.md", "And bump the version"]))
+        await _type(pilot, "Run the tests")
+        await wait_until(pilot, lambda: (t := _tool(app, "call_npm")) is not None and t.status == "running")
+        for text in ("Use the --runInBand flag", "Skip the e2e suite"):
+            await _type(pilot, text)  # Enter while working: steering
+        for text in ("Then update CHANGELOG.md", "And bump the version"):
+            app.prompt_input.insert(text)
+            await pilot.press("ctrl+f")  # follow-up
+        await wait_until(pilot, lambda: len(session.steering_messages) == 2 and len(session.follow_up_messages) == 2)
         await pilot.pause(0.1)
         app.transcript.flush()
         await pilot.pause()
