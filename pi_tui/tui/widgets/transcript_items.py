@@ -189,7 +189,7 @@ class UserItem(TranscriptItem):
             text = "\n".join(self.text.split("\n")[: self.COLLAPSED_LINES])[: self.COLLAPSED_CHARS]
             hidden_lines = self.text.count("\n") - text.count("\n")
             more = f"+{hidden_lines} lines" if hidden_lines > 1 else f"+{len(self.text) - len(text)} chars"
-            hint = Text(f"... ({more}, click or Ctrl+O to expand)", style=t.fg("muted"))
+            hint = Text(f"... ({more}, click or {ctx.expand_key} to expand)", style=t.fg("muted"))
         body = group(ctx.markdown(text or " "), hint) if hint is not None else ctx.markdown(text or " ")
         return ctx.to_strips(Padding(body, (1, 1), style=bg, expand=True), width)
 
