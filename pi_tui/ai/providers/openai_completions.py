@@ -93,10 +93,12 @@ def stream(
         signal = options.signal if options is not None else None
         async with open_sse(url=url, headers=headers, body=body, model=model, options=options) as sse:
             events.push(StartEvent(partial=snapshot(output)))
+            saw_done = False
             try:
                 async for ev in sse:
                     data = ev.data
                     if data.strip() == "[DONE]":
+                        saw_done = True
                         break
                     try:
                         chunk = json.loads(data)
@@ -113,6 +115,12 @@ def stream(
                 if signal is not None and signal.aborted:
                     consumer.end_blocks()  # aborted mid-stream: open blocks still get their *_end (observation 8)
                 raise
+            if not saw_done and consumer.finish_reason is None:
+                # The connection closed with neither a finish_reason nor [DONE]: the reply was cut off, not finished
+                # (a dropped proxy or a crashed server). An error keeps the partial text and is retried.
+                raise ProviderStreamError(
+                    "The stream ended without a finish_reason or [DONE]: the reply was cut off"
+                )
         consumer.finish()
 
     return run_provider(
