@@ -38,6 +38,8 @@ class LifecycleActions(_Base):
         status_line: Any
 
     _quit_task: asyncio.Task[None] | None = None
+    _terminal_gone: bool = False  # SIGHUP arrived (maybe while a normal quit was already under way)
+    _settled: bool = False  # the quit has saved the session; only the exit is left
     _signals_installed: tuple[int, ...] = ()
     on_quit_settled: Callable[[], None] | None = None
     """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
@@ -61,6 +63,13 @@ class LifecycleActions(_Base):
         ``terminal_gone`` (SIGHUP): nothing is drawn and the process ends with ``os._exit`` once saved.
         """
         if self._quit_task is not None:
+            if terminal_gone:
+                # The terminal closed while a quit was under way (Ctrl+D, then the window closed): Textual's own
+                # shutdown would block writing to the dead terminal forever, so end the process once saved.
+                self._terminal_gone = True
+                if self._settled:
+                    _flush_logs()
+                    os._exit(exit_code)
             return
         if not terminal_gone:
             try:
@@ -79,9 +88,11 @@ class LifecycleActions(_Base):
                 callback()
             except Exception:
                 log.exception("releasing the session failed")
-        if terminal_gone:
+        self._settled = True
+        if terminal_gone or self._terminal_gone:
             _flush_logs()
-            os._exit(exit_code)  # the terminal is gone: restoring it would only raise EIO (pi exits the same way)
+            # the terminal is gone: restoring it would only raise EIO or block (pi exits the same way)
+            os._exit(EXIT_SIGHUP if self._terminal_gone and not terminal_gone else exit_code)
         self.exit(exit_code)
 
     # ------------------------------------------------------------------ signals

@@ -155,3 +155,17 @@ def _assistant(text: str) -> Any:
 
     return AssistantMessage(content=[TextContent(text=text)], api=OFFLINE_API, provider=OFFLINE_PROVIDER,
                             model=OFFLINE_MODEL_ID, usage=Usage(), stop_reason="aborted", timestamp=2)
+
+
+def test_terminal_closed_while_quitting_still_exits(tmp_path: Path) -> None:
+    """Ctrl+D, then the terminal closes at once (a test harness killing tmux, a user closing the window right after
+    quitting): the quit already under way ignored the SIGHUP and Textual's shutdown blocked writing to the dead
+    terminal, so the process hung for ever (found as a leftover process of the tmux test). It ends, saved."""
+    app, home = _start(tmp_path)
+    with app:
+        app.type_line("hello there")
+        app.wait_for(PARTIAL)
+        app.send("\x04")
+        app.close_terminal()
+        assert app.wait() in (0, 129)
+    _assert_partial_reply_saved(home)
