@@ -93,6 +93,19 @@ def read_header(path: Path) -> dict[str, Any] | None:
     return None
 
 
+def is_foreign_file(path: Path) -> bool:
+    """True when ``path`` has content (beyond whitespace and NUL runs) with no trace of a session record (no
+    ``"type"`` key, and not a torn start of a header): another file, not a damaged session. Reads at most 64 KB."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    head = head.replace(b"\x00", b"").lstrip(b"\xef\xbb\xbf").strip()
+    marker = b'{"type":"session"'
+    return bool(head) and b'"type"' not in head and not marker.startswith(head[: len(marker)])
+
+
 def is_valid_session_file(path: str | os.PathLike[str]) -> bool:
     """True if the file's first line is a JSON session header with a string id."""
     return read_header(Path(path)) is not None

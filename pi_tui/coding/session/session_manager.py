@@ -67,19 +67,6 @@ class SessionFileError(OSError):
     without one session record); nothing is written to it."""
 
 
-def _is_foreign_file(path: Path) -> bool:
-    """True when ``path`` has content (beyond whitespace and NUL runs) with no trace of a session record (no
-    ``"type"`` key, and not a torn start of a header): another file, not a damaged session. Reads at most 64 KB."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
-    except OSError:
-        return False
-    head = head.replace(b"\x00", b"").lstrip(b"\xef\xbb\xbf").strip()
-    marker = b'{"type":"session"'
-    return bool(head) and b'"type"' not in head and not marker.startswith(head[: len(marker)])
-
-
 class SessionManager:
     """One session: header, entries (a tree), the leaf pointer, labels and the file it persists to.
 
@@ -193,7 +180,7 @@ class SessionManager:
             self._session_file = resolved
             return
         if loaded.header is None:
-            if _is_foreign_file(resolved):
+            if listing.is_foreign_file(resolved):
                 # Nothing in it is or was a session record: some other file (a typo in --session, a notes file).
                 # It is never overwritten (pi 0.80.3), and needs no side file of "damaged" bytes either.
                 if loaded.damaged:
