@@ -42,6 +42,7 @@ from pi_tui.ai.types import (
     UserMessage,
     now_ms,
 )
+from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import (
     ArtifactMessage,
     BashExecutionMessage,
@@ -120,6 +121,8 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
     ``agent``: the wired Agent (convert_to_llm, tools, system prompt, model); ``session_manager``: H6's
     SessionManager; ``models``: model/key access; ``settings``: behaviour settings. ``offline``: the built-in
     offline demo model is in use. ``sleep`` (tests) replaces ``asyncio.sleep`` for retry waits.
+    ``commands``: the slash-command registry every front end reads (built-ins, extensions, templates,
+    skills, MCP prompts; ``pi_tui.coding.extensions.registries``); a new empty one when None.
     """
 
     def __init__(
@@ -133,6 +136,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         offline: bool = False,
         rebuild_system_prompt: Callable[[list[AgentTool]], str] | None = None,
         sleep: Callable[[float], Any] | None = None,
+        commands: CommandRegistry | None = None,
     ) -> None:
         register_coding_roles()
         self.agent = agent
@@ -140,6 +144,7 @@ class AgentSession(RetryMixin, CompactionMixin, ModelMixin, StatsMixin, BashMixi
         self.models = models
         self.settings = settings or SessionSettings()
         self.cwd = cwd
+        self.commands = commands if commands is not None else CommandRegistry()
         self._offline = offline
         self._rebuild_system_prompt = rebuild_system_prompt
         self._sleep = sleep or asyncio.sleep

@@ -23,6 +23,7 @@ from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
 from pi_tui.coding.config.settings import SettingsManager
 from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
+from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
@@ -235,6 +236,7 @@ def create_agent_session(
         settings=session_settings,
         cwd=cwd,
         offline=offline,
+        commands=CommandRegistry(),
     )
     session.all_tools = all_tools
     session.settings_manager = settings_manager if persist_settings else None
