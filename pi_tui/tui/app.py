@@ -1,9 +1,8 @@
-"""The pi-tui Textual app and ``run_app`` (what the CLI launches).
+"""The pi-tui Textual app (``run_app``, what the CLI launches, lives in ``launch`` and is re-exported here).
 
-``run_app(options)`` takes the CLI's dict: the ``create_agent_session`` keyword arguments plus ``theme``,
-``resume`` and ``initial_messages``; it returns the exit code. The app paints first and creates the session
-right after the first paint (so startup is as fast as a minimal Textual app), then probes localhost for
-OpenAI-compatible servers in a worker.
+The app paints first and creates the session right after the first paint (so startup is as fast as a minimal
+Textual app), then probes localhost for OpenAI-compatible servers in a worker. What its keys, commands and
+quit paths do lives in ``pi_tui.tui.controllers``.
 
 Layout (top to bottom): header, transcript (+ tool panel on the right when shown), status line, queued
 messages, prompt editor, footer (pi-reference §3.14).
@@ -12,7 +11,6 @@ messages, prompt editor, footer (pi-reference §3.14).
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -24,15 +22,21 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 
 from pi_tui import __version__
-from pi_tui.tui.app_actions import AppActions
-from pi_tui.tui.app_lifecycle import LifecycleActions
-from pi_tui.tui.commands import SlashCommandProvider
+from pi_tui.tui.commands import COMMANDS, SlashCommandProvider, classify_submit
+from pi_tui.tui.controllers.command_runner import SlashRunner
+from pi_tui.tui.controllers.key_actions import KeyActions
+from pi_tui.tui.controllers.prompt_mode import prompt_mode
+from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
+from pi_tui.tui.controllers.slash_commands import SlashCommandHandlers
+from pi_tui.tui.controllers.submit import SubmitController
+from pi_tui.tui.controllers.user_bash import BashRunner
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
-from pi_tui.tui.log_setup import FailureReporter, configure_logging
+from pi_tui.tui.launch import freeze_heap, no_colour_means_none
+from pi_tui.tui.launch import run_app as run_app  # re-exported: the CLI and tests import it from here
+from pi_tui.tui.log_setup import FailureReporter
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
 from pi_tui.tui.session_view import SessionView
-from pi_tui.tui.slash_actions import SlashActions
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
 from pi_tui.tui.transcript_builder import items_for_session
 from pi_tui.tui.widgets.footer import Footer
@@ -46,6 +50,8 @@ from pi_tui.tui.widgets.transcript import Transcript
 from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from pi_tui.tui.session_protocol import TuiSession
 
 SessionFactory = Callable[[], "TuiSession | Awaitable[TuiSession]"]
@@ -55,12 +61,16 @@ SHORT_HEIGHT = 20  # rows; below it the header is one truncated line
 TINY_HEIGHT = 9  # rows; below it the header is hidden
 
 
-class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
+class PiApp(App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
 
     ``cwd_label``/``branch`` fix the footer's location text (deterministic snapshots); ``probe_local`` turns
     the localhost server probe on; ``spin`` turns the spinner on; ``show_timing=False`` hides elapsed times;
     ``agent_dir_label`` replaces the agent directory shown in the offline notice.
+
+    The app's behaviour lives in parts (``pi_tui.tui.controllers``) built here with the app as their ``AppHost``:
+    ``submit_flow``, ``key_actions``, ``slash_runner`` + ``builtin_commands``, ``quit_controller``; the
+    ``action_*`` methods and message handlers Textual looks up on the App delegate to them.
     """
 
     TITLE = "π"
@@ -118,7 +128,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         if palette_keys:
             self.COMMAND_PALETTE_BINDING = ",".join(palette_keys)  # type: ignore[misc]  # read by App.__init__
         super().__init__()
-        _no_colour_means_none(self)
+        no_colour_means_none(self)
         self.session: TuiSession | None = session
         self.session_factory = session_factory
         self.cwd = cwd or getattr(session, "cwd", None) or os.getcwd()
@@ -139,9 +149,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         self.working = False
         self.compacting = False  # between compaction_start and compaction_end
         self.bash_running = False  # a user ``!cmd`` runs (Escape cancels it)
-        self.compaction_queue: list[tuple[str, str]] = []  # (behaviour, text) typed while compacting
         self.local_models: list[Any] = []
-        self._last_clear = 0.0
         self._unsubscribe: Callable[[], None] | None = None
         self.session_ready = False
         self.agent_dir_label = agent_dir_label
@@ -156,6 +164,26 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         self.failures = FailureReporter(lambda text: self.notify(text, severity="error", timeout=15),
                                         log_file=lambda: self.log_file)
         self.log_file: Any = None  # the log file's path once ``run_app`` configured it
+        self._bash_mode = False  # the editor's text starts with ``!`` (its title says so)
+        self._build_parts()
+
+    def _build_parts(self) -> None:
+        """The app's parts, each given what it needs (see ``pi_tui.tui.controllers``)."""
+        self.quit_controller = QuitController(lambda: self.session, lambda text: self.status_line.show(text),
+                                              self.exit)
+        self.signal_handlers = SignalHandlers(self.quit_controller.request_quit)
+        self.slash_runner = SlashRunner(self)
+        self.submit_flow = SubmitController(self, classify_submit, self.slash_runner.run_slash, BashRunner(self),
+                                            self.session_changed)
+        self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
+                                      take_local_queue=self.submit_flow.take_compaction_queue,
+                                      quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
+                                      open_palette=self.action_command_palette)
+        self.builtin_commands = SlashCommandHandlers(
+            self, interrupt=self.key_actions.interrupt, toggle_tools=self.key_actions.toggle_tools,
+            quit=self.action_quit_app, run_command=self.slash_runner.run_command,
+            command_usages=lambda: [c.usage or f"/{c.name}" for c in COMMANDS])
+        self.slash_runner.handlers.update(self.builtin_commands.handlers())
 
     # ------------------------------------------------------------------ setup
     def _load_theme(self, name: str) -> PiTheme:
@@ -189,7 +217,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
 
     def on_mount(self) -> None:
         self._ui_ready = True
-        self.install_signal_handlers()
+        self.signal_handlers.install()
         self.prompt_input.focus()
         self.update_prompt_mode()
         self.refresh_footer()
@@ -223,7 +251,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
             self.add_notice("error", "No session")
             return
         self.attach_session(self.session)
-        self.call_after_refresh(_freeze_heap)
+        self.call_after_refresh(freeze_heap)
         if self.probe_local:
             self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
         if self.open_resume_on_start:
@@ -296,42 +324,16 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
 
     def update_prompt_mode(self) -> None:
         """Border title says what the next Enter does; border colour is the thinking level (pi)."""
-        km = self.keymap
-        esc = km.first("app.interrupt")
-        text = self.prompt_input.text if self._ui_ready else ""
-        if text.startswith("!"):
-            title = f"{km.first('tui.input.submit')}: run bash" + (" (not in context)" if text.startswith("!!") else "")
-            colour = self.pi_theme.hex("bashMode")
-        elif self.compacting:
-            title = f"{km.first('tui.input.submit')}: queue for after compaction · {esc}: cancel compaction"
-            colour = self._thinking_colour()
-        elif self.working and self._retry_countdown():
-            title = (f"{km.first('tui.input.submit')}: steer · "
-                     f"{km.display('app.message.followUp')}: follow-up · {esc}: cancel the retry")
-            colour = self._thinking_colour()
-        elif self.working:
-            title = (f"{km.first('tui.input.submit')}: steer · {km.display('app.message.followUp')}: follow-up"
-                     f" · {esc}: abort")
-            colour = self._thinking_colour()
-        else:
-            title = f"{km.first('tui.input.submit')}: send · {km.first('tui.input.newLine')}: newline"
-            colour = self._thinking_colour()
-        if self.bash_running and not self.working and not self.compacting:
-            title += f" · {esc}: cancel the running command"
+        session = self.session
+        title, colour = prompt_mode(
+            self.keymap, self.pi_theme, self.prompt_input.text if self._ui_ready else "",
+            working=self.working, compacting=self.compacting, bash_running=self.bash_running,
+            retry_countdown=(bool(getattr(session, "is_retrying", False))
+                             and not getattr(session, "is_streaming", False)),
+            thinking_level=session.thinking_level if session is not None else "off")
         self.prompt_input.border_title = title
         if colour:
             self.prompt_input.styles.border = ("round", colour)
-
-    def _retry_countdown(self) -> bool:
-        """True while the session waits before a retry (between ``auto_retry_start`` and the retried run)."""
-        session = self.session
-        return bool(getattr(session, "is_retrying", False)) and not getattr(session, "is_streaming", False)
-
-    def _thinking_colour(self) -> str | None:
-        level = self.session.thinking_level if self.session is not None else "off"
-        token = {"off": "thinkingOff", "minimal": "thinkingMinimal", "low": "thinkingLow",
-                 "medium": "thinkingMedium", "high": "thinkingHigh", "xhigh": "thinkingXhigh"}.get(level, "border")
-        return self.pi_theme.hex(token) or self.pi_theme.hex("border")
 
     def refresh_footer(self) -> None:
         """Recompute the footer from the session after the next screen refresh (coalesced; called after
@@ -433,7 +435,7 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
             self.add_notice("warning", str(error))
 
     def on_unmount(self) -> None:
-        self.remove_signal_handlers()
+        self.signal_handlers.remove()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -442,73 +444,95 @@ class PiApp(LifecycleActions, SlashActions, AppActions, App[int]):
         """Monotonic clock (double-press detection)."""
         return time.monotonic()
 
+    # ------------------------------------------------------------------ delegates to the parts
+    def on_prompt_input_action_requested(self, message: PromptInput.ActionRequested) -> None:
+        message.stop()
+        if message.text is not None:  # submit / follow-up: the text the editor held at that key
+            self.submit_flow.submit(message.text,
+                                    "follow_up" if message.action == "app.message.followUp" else "steer")
+        elif message.action == "app.clear" and message.cleared:
+            self.key_actions.clear(clear_editor=False)
+        else:
+            self.key_actions.dispatch(message.action)
 
-def _no_colour_means_none(app: App[Any]) -> None:
-    """With ``NO_COLOR`` set, Textual keeps colours as greys (its ``Monochrome`` filter), which a 256-colour
-    terminal still receives as colour codes; no-color.org asks for none. Swap in Textual's ``NoColor`` filter
-    (default foreground/background; bold, italic, underline and reverse stay). Issue 9."""
-    from textual.filter import Monochrome, NoColor
+    def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
+        message.stop()
+        self.add_notice("status", "Commands: " + "  ".join(message.choices))
 
-    if app.no_color:
-        app._filters = [NoColor() if isinstance(f, Monochrome) else f for f in app._filters]
+    def on_text_area_changed(self, event: Any) -> None:
+        if event.text_area is self.prompt_input and self._bash_mode != self.prompt_input.text.startswith("!"):
+            self._bash_mode = not self._bash_mode
+            self.update_prompt_mode()
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker started or ended: wake ``wait_for_session`` waiters (no polling)."""
+        self.session_changed.set()
 
-def _freeze_heap() -> None:
-    """Move everything alive after start-up (modules, the loaded session) out of the collector's view.
+    def dispatch_action(self, action: str) -> None:
+        """Run a pi action id (from the editor or the palette)."""
+        self.key_actions.dispatch(action)
 
-    Full (generation 2) collections otherwise re-scan that heap and stalled the event loop for 100+ ms while
-    a long reply streamed; with it frozen the worst pause measured fell to ~30 ms.
-    """
-    gc.collect()
-    gc.freeze()
+    def run_slash(self, text: str) -> bool:
+        """Run ``/name [arg]``; False when it is not a command."""
+        return self.slash_runner.run_slash(text)
+
+    async def submit_text(self, text: str, behaviour: str = "steer", as_message: bool = False) -> None:
+        """The submit flow (``SubmitController.submit_text``)."""
+        await self.submit_flow.submit_text(text, behaviour, as_message)
+
+    @property
+    def compaction_queue(self) -> list[tuple[str, str]]:
+        """``(behaviour, text)`` typed while compacting (``SubmitController``)."""
+        return self.submit_flow.compaction_queue
+
+    async def flush_compaction_queue(self, will_retry: bool = False) -> None:
+        """Send what was typed during compaction (``SubmitController.flush_compaction_queue``)."""
+        await self.submit_flow.flush_compaction_queue(will_retry)
+
+    async def wait_for_session(self, predicate: Callable[[], bool]) -> None:
+        """Wait until ``predicate()`` holds, re-checked after each session event and worker state change."""
+        await self.submit_flow.wait_for_session(predicate)
+
+    @property
+    def _last_clear(self) -> float:
+        return self.key_actions.last_clear
+
+    @_last_clear.setter
+    def _last_clear(self, value: float) -> None:
+        self.key_actions.last_clear = value
+
+    def action_focus_input(self) -> None:
+        """Escape outside the editor (tool panel): back to the editor."""
+        self.prompt_input.focus()
+
+    def action_quit_app(self) -> None:
+        """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit): save what was shown, then exit."""
+        self.quit_controller.request_quit()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (Ctrl+Q, the palette's "Quit"): the same safe path."""
+        self.quit_controller.request_quit()
+
+    def request_quit(self, exit_code: int = 0, terminal_gone: bool = False) -> None:
+        """Settle the session, then exit (``QuitController.request_quit``)."""
+        self.quit_controller.request_quit(exit_code, terminal_gone)
+
+    @property
+    def quitting(self) -> bool:
+        """True once a quit was requested."""
+        return self.quit_controller.quitting
+
+    @property
+    def on_quit_settled(self) -> Callable[[], None] | None:
+        """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
+        return self.quit_controller.on_settled
+
+    @on_quit_settled.setter
+    def on_quit_settled(self, callback: Callable[[], None] | None) -> None:
+        self.quit_controller.on_settled = callback
 
 
 def _cwd_path(cwd: str) -> Any:
     from pathlib import Path
 
     return Path(cwd)
-
-
-def run_app(options: dict[str, Any], theme: str | None = None) -> int:
-    """Run the interactive app; ``options`` are the CLI's ``create_agent_session`` kwargs plus ``theme``,
-    ``resume`` (open the session picker first) and ``initial_messages``. Returns the exit code.
-
-    Theme: ``--theme`` > ``PI_TUI_THEME`` > settings ``theme`` > dark; thinking blocks start hidden when settings
-    say ``hideThinkingBlock`` (both are saved again when changed in the app)."""
-    opts = dict(options)
-    theme = theme or opts.pop("theme", None)
-    initial = list(opts.pop("initial_messages", None) or [])
-    resume = bool(opts.pop("resume", False))
-    cwd = opts.get("cwd") or os.getcwd()
-
-    async def factory() -> TuiSession:
-        from pi_tui.coding.session.lock import SessionLockedError
-        from pi_tui.coding.session_factory import create_agent_session
-
-        try:
-            return create_agent_session(**opts)
-        except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
-            from pi_tui.tui.modals.lock_choice import LockChoice
-
-            choice = await app.push_screen_wait(LockChoice(exc.summary))
-            return create_agent_session(**{**opts, "if_locked": choice or "read-only"})
-
-    from pi_tui.coding.config.paths import get_agent_dir
-    from pi_tui.coding.config.settings import SettingsManager
-
-    log_file = configure_logging()
-    settings = SettingsManager.create(os.path.abspath(cwd), get_agent_dir())
-    settings.drain_errors()  # the session's own manager reports the same problems as startup warnings
-    theme = theme or os.environ.get("PI_TUI_THEME") or settings.theme
-    app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial,
-                hide_thinking=settings.hide_thinking_block, settings_manager=settings)
-    app.log_file = log_file
-    app.open_resume_on_start = resume
-    from pi_tui.coding.session.lock import release_all
-
-    app.on_quit_settled = release_all  # the session lock is gone before the process is
-    try:
-        result = app.run()
-    finally:
-        release_all()
-    return int(result or 0)

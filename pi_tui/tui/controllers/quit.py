@@ -1,7 +1,7 @@
-"""Every way out of the interactive app, and where its log records go. Mixin of ``PiApp``.
+"""Every way out of the interactive app (``QuitController``) and the signals that lead there (``SignalHandlers``).
 
 Ctrl+C twice, Ctrl+D (empty editor), ``/quit``, SIGTERM, SIGHUP (the terminal was closed) and SIGINT all call
-:meth:`LifecycleActions.request_quit`: the session is settled first (``coding.session_shutdown``: a streaming
+:meth:`QuitController.request_quit`: the session is settled first (``coding.session_shutdown``: a streaming
 reply is saved as an aborted assistant message with the partial content, tools end with results, a ``!cmd``
 is recorded as cancelled, compaction and retry waits are cancelled), the session lock is released, and only
 then does the app exit. Exit codes follow pi: 0 for a normal quit, 143 after SIGTERM, 129 after SIGHUP (the
@@ -16,13 +16,9 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-from textual.app import App
+from typing import Any
 
 from pi_tui.coding.session_shutdown import settle_session
-
-_Base = App
 
 log = logging.getLogger(__name__)
 
@@ -30,27 +26,23 @@ EXIT_SIGTERM = 143  # 128 + SIGTERM (pi)
 EXIT_SIGHUP = 129  # 128 + SIGHUP (pi)
 
 
-class LifecycleActions(_Base):
-    """Quit paths of the app (see the module docstring)."""
+class QuitController:
+    """Quit paths of the app (see the module docstring).
 
-    if TYPE_CHECKING:
-        session: Any
-        status_line: Any
+    ``get_session()`` gives the session to settle (or None), ``show_status(text)`` shows the saving notice (it
+    may raise before the app is mounted), ``exit_app(code)`` ends the Textual app.
+    """
 
-    _quit_task: asyncio.Task[None] | None = None
-    _terminal_gone: bool = False  # SIGHUP arrived (maybe while a normal quit was already under way)
-    _settled: bool = False  # the quit has saved the session; only the exit is left
-    _signals_installed: tuple[int, ...] = ()
-    on_quit_settled: Callable[[], None] | None = None
-    """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
-
-    def action_quit_app(self) -> None:
-        """Quit (Ctrl+D on an empty editor, Ctrl+C twice, /quit): save what was shown, then exit."""
-        self.request_quit()
-
-    async def action_quit(self) -> None:
-        """Textual's own quit (Ctrl+Q, the palette's "Quit"): the same safe path."""
-        self.request_quit()
+    def __init__(self, get_session: Callable[[], Any], show_status: Callable[[str], None],
+                 exit_app: Callable[[int], None]) -> None:
+        self._get_session = get_session
+        self._show_status = show_status
+        self._exit_app = exit_app
+        self._quit_task: asyncio.Task[None] | None = None
+        self._terminal_gone = False  # SIGHUP arrived (maybe while a normal quit was already under way)
+        self._settled = False  # the quit has saved the session; only the exit is left
+        self.on_settled: Callable[[], None] | None = None
+        """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
 
     @property
     def quitting(self) -> bool:
@@ -73,16 +65,16 @@ class LifecycleActions(_Base):
             return
         if not terminal_gone:
             try:
-                self.status_line.show("Saving the session…")
+                self._show_status("Saving the session…")
             except Exception:  # the status line may not be mounted yet (quit during start-up)
                 pass
         self._quit_task = asyncio.get_running_loop().create_task(self._quit(exit_code, terminal_gone))
 
     async def _quit(self, exit_code: int, terminal_gone: bool) -> None:
-        session = self.session
+        session = self._get_session()
         if session is not None:
             await settle_session(session)
-        callback = self.on_quit_settled
+        callback = self.on_settled
         if callback is not None:
             try:
                 callback()
@@ -93,36 +85,45 @@ class LifecycleActions(_Base):
             _flush_logs()
             # the terminal is gone: restoring it would only raise EIO or block (pi exits the same way)
             os._exit(EXIT_SIGHUP if self._terminal_gone and not terminal_gone else exit_code)
-        self.exit(exit_code)
+        self._exit_app(exit_code)
 
-    # ------------------------------------------------------------------ signals
-    def install_signal_handlers(self) -> None:
-        """SIGTERM, SIGHUP and SIGINT quit through :meth:`request_quit` (POSIX; a no-op elsewhere)."""
+
+class SignalHandlers:
+    """SIGTERM, SIGHUP and SIGINT quit through ``request_quit(exit_code, terminal_gone=...)`` (POSIX; a no-op
+    where the loop cannot take signal handlers: not the main thread, or not POSIX)."""
+
+    def __init__(self, request_quit: Callable[..., None]) -> None:
+        self._request_quit = request_quit
+        self._installed: tuple[int, ...] = ()
+
+    def install(self) -> None:
+        """Add the handlers to the running loop."""
         loop = asyncio.get_running_loop()
+        quit_ = self._request_quit
         handlers: dict[int, Callable[[], None]] = {
-            signal.SIGTERM: lambda: self.request_quit(EXIT_SIGTERM),
-            signal.SIGINT: lambda: self.request_quit(0),
+            signal.SIGTERM: lambda: quit_(EXIT_SIGTERM),
+            signal.SIGINT: lambda: quit_(0),
         }
         if hasattr(signal, "SIGHUP"):
-            handlers[signal.SIGHUP] = lambda: self.request_quit(EXIT_SIGHUP, terminal_gone=True)
+            handlers[signal.SIGHUP] = lambda: quit_(EXIT_SIGHUP, terminal_gone=True)
         installed = []
         for signum, handler in handlers.items():
             try:
                 loop.add_signal_handler(signum, handler)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or not POSIX
+            except (NotImplementedError, RuntimeError, ValueError):
                 continue
             installed.append(signum)
-        self._signals_installed = tuple(installed)
+        self._installed = tuple(installed)
 
-    def remove_signal_handlers(self) -> None:
-        """Undo :meth:`install_signal_handlers`."""
+    def remove(self) -> None:
+        """Undo :meth:`install`."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        for signum in self._signals_installed:
+        for signum in self._installed:
             loop.remove_signal_handler(signum)
-        self._signals_installed = ()
+        self._installed = ()
 
 
 def _flush_logs() -> None:

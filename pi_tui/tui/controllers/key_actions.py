@@ -1,0 +1,198 @@
+"""``KeyActions``: what the app's keys do (pi-reference §3.14 keybindings and Escape semantics).
+
+Escape while working moves the queued texts (steering, then follow-ups, then the editor's text, joined by blank
+lines) into the editor, clears the queues and aborts. Ctrl+C clears the editor; twice within 500 ms quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pi_tui.tui.controllers.host import AppHost
+from pi_tui.tui.log_setup import log
+from pi_tui.tui.session_adapter import maybe_await, queued_texts
+from pi_tui.tui.widgets.transcript_items import (
+    ArtifactItem,
+    AssistantItem,
+    BashItem,
+    SummaryItem,
+    ToolItem,
+    UserItem,
+)
+
+DOUBLE_PRESS = 0.5  # seconds (pi-reference Appendix B)
+
+
+class KeyActions:
+    """The app's key actions, run by pi action id (:meth:`dispatch`) from the editor or the palette.
+
+    Given: the ``host``; ``submit(text, behaviour)`` (the submit flow); ``take_local_queue()`` (the texts
+    queued during compaction, emptied); ``quit()``; ``run_slash(text)``; ``open_palette()``.
+    """
+
+    def __init__(self, host: AppHost, *, submit: Callable[[str, str], None],
+                 take_local_queue: Callable[[], list[str]], quit: Callable[[], None],
+                 run_slash: Callable[[str], bool], open_palette: Callable[[], Any]) -> None:
+        self.host = host
+        self._submit = submit
+        self._take_local_queue = take_local_queue
+        self._quit = quit
+        self._run_slash = run_slash
+        self._open_palette = open_palette
+        self.last_clear = 0.0  # when Ctrl+C last cleared the editor (double-press detection)
+
+    def dispatch(self, action: str) -> None:
+        """Run a pi action id (from the editor or the palette); an unknown id does nothing."""
+        host = self.host
+        handler = {
+            "tui.input.submit": lambda: self.submit_from_editor("steer"),
+            "app.message.followUp": lambda: self.submit_from_editor("follow_up"),
+            "app.message.dequeue": self.dequeue,
+            "app.interrupt": lambda: host.run_worker(self.interrupt()),
+            "app.clear": self.clear,
+            "app.exit": self._quit,
+            "app.thinking.cycle": self.cycle_thinking,
+            "app.model.cycleForward": lambda: self.cycle_model("forward"),
+            "app.model.cycleBackward": lambda: self.cycle_model("backward"),
+            "app.model.select": lambda: self._run_slash("/model"),
+            "app.tools.expand": self.toggle_expand,
+            "app.thinking.toggle": self.toggle_thinking,
+            "app.tools.panel": self.toggle_tools,
+            "app.commandPalette": self._open_palette,
+            "app.scroll.pageUp": lambda: host.transcript.scroll_page(-1),
+            "app.scroll.pageDown": lambda: host.transcript.scroll_page(1),
+            "app.scroll.top": host.transcript.scroll_home_now,
+            "app.scroll.bottom": host.transcript.scroll_end_now,
+        }.get(action)
+        if handler is not None:
+            handler()
+
+    def submit_from_editor(self, behaviour: str) -> None:
+        """Submit the editor's text (command palette; the editor's own keys send the text with the message)."""
+        self._submit(self.host.prompt_input.take_text(), behaviour)
+
+    # ------------------------------------------------------------------ queue / abort / clear
+    def dequeue(self) -> None:
+        """Alt+Up: all queued messages back into the editor (pi's ``app.message.dequeue``)."""
+        host = self.host
+        if host.session is None:
+            return
+        steering, follow = queued_texts(host.session.clear_queue())
+        local = self._take_local_queue()
+        if not steering and not follow and not local:
+            return
+        parts = steering + follow + local
+        current = host.prompt_input.text
+        if current.strip():
+            parts.append(current)
+        host.prompt_input.set_text("\n\n".join(parts))
+
+    async def interrupt(self) -> None:
+        """Escape semantics (pi-reference §3.14), checked in order."""
+        host = self.host
+        session = host.session
+        if session is None:
+            return
+        if host.compacting or session.is_compacting:
+            session.abort_compaction()  # temporary override: Escape cancels the compaction
+            return
+        if host.working or session.is_streaming:
+            steering, follow = queued_texts(session.clear_queue())
+            parts = steering + follow
+            current = host.prompt_input.text
+            if current.strip():
+                parts.append(current)
+            if steering or follow:
+                host.prompt_input.set_text("\n\n".join(parts))
+            await maybe_await(session.abort())
+            return
+        if session.is_bash_running:
+            session.abort_bash()
+            return
+        if host.prompt_input.text.startswith("!"):
+            host.prompt_input.set_text("")
+
+    def clear(self, clear_editor: bool = True) -> None:
+        """Ctrl+C: clear the editor; twice within 500 ms quits. ``clear_editor=False`` when the editor has
+        already cleared itself at key time (keys typed after Ctrl+C in the same burst stay)."""
+        now = self.host.now()
+        if now - self.last_clear < DOUBLE_PRESS:
+            self._quit()
+            return
+        self.last_clear = now
+        if clear_editor:
+            self.host.prompt_input.set_text("")
+
+    # ------------------------------------------------------------------ display toggles
+    def toggle_expand(self) -> None:
+        """Ctrl+O: expand/collapse tool output, artifacts, summaries, bash runs and long prompts (only those
+        re-render)."""
+        host = self.host
+        host.ctx.expand_tools = not host.ctx.expand_tools
+        for item in host.transcript.items:
+            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem | UserItem):
+                item.changed()
+                host.transcript.item_changed(item, new_output=False)
+
+    def toggle_thinking(self) -> None:
+        """Ctrl+T: hide/show thinking blocks (only assistant items with thinking re-render)."""
+        host = self.host
+        host.ctx.hide_thinking = not host.ctx.hide_thinking
+        for item in host.transcript.items:
+            if isinstance(item, AssistantItem) and item.has_thinking():
+                item.thinking_collapsed = None  # the global toggle overrides per-message clicks
+                item.changed()
+                host.transcript.item_changed(item, new_output=False)
+        host.add_notice("status", f"Thinking blocks: {'hidden' if host.ctx.hide_thinking else 'visible'}")
+        host.save_setting("set_hide_thinking_block", host.ctx.hide_thinking)  # pi persists hideThinkingBlock
+
+    def toggle_tools(self) -> None:
+        """F2 / Ctrl+B / ``/tools``: show or hide the tool-call panel."""
+        panel = self.host.tool_panel
+        panel.display = not panel.display
+        if panel.display:
+
+            async def show() -> None:
+                await panel.build()
+                panel.option_list.focus()
+
+            self.host.run_worker(show(), group="tool-panel")
+        else:
+            self.host.prompt_input.focus()
+
+    def cycle_thinking(self) -> None:
+        """Shift+Tab: next thinking level (status line in the transcript)."""
+        host = self.host
+        if host.session is None:
+            return
+        model = host.session.model
+        if model is None or not model.reasoning:
+            host.add_notice("status", "Current model does not support thinking")
+            return
+        level = host.session.cycle_thinking_level()
+        if level:
+            host.add_notice("status", f"Thinking level: {level}")
+        host.refresh_footer()
+        host.update_prompt_mode()
+
+    def cycle_model(self, direction: str) -> None:
+        """Ctrl+P / Shift+Ctrl+P: next/previous model."""
+        host = self.host
+        if host.session is None:
+            return
+        try:
+            result = host.session.cycle_model(direction, announce=False)  # announced once, below
+        except Exception as exc:
+            log.warning("cycling the model failed", exc_info=exc)
+            host.add_notice("error", str(exc))
+            return
+        if not result:
+            host.add_notice("status", "Only one model available")
+            return
+        model = result["model"]
+        level = result["thinking_level"] if model.reasoning else None
+        name = model.name or model.id
+        host.add_notice("status", f"Switched to {name}" + (f" (thinking: {level})" if level else ""))
+        host.refresh_footer()
+        host.update_offline_notice()

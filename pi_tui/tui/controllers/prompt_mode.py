@@ -1,0 +1,34 @@
+"""``prompt_mode``: the editor's border title (what the next Enter does) and colour (the thinking level), pi."""
+
+from __future__ import annotations
+
+from pi_tui.tui.keymap import Keymap
+from pi_tui.tui.theme_loader import PiTheme
+
+_THINKING_TOKENS = {"off": "thinkingOff", "minimal": "thinkingMinimal", "low": "thinkingLow",
+                    "medium": "thinkingMedium", "high": "thinkingHigh", "xhigh": "thinkingXhigh"}
+
+
+def prompt_mode(km: Keymap, theme: PiTheme, text: str, *, working: bool, compacting: bool, bash_running: bool,
+                retry_countdown: bool, thinking_level: str) -> tuple[str, str | None]:
+    """``(title, colour)`` for the editor holding ``text``: bash mode for ``!``/``!!``, else queue-after-compaction,
+    steer/follow-up (cancel the retry during a retry countdown, else abort), or send/newline; a running user
+    ``!cmd`` adds "cancel the running command" while idle. ``colour`` is a hex string or None."""
+    esc = km.first("app.interrupt")
+    submit = km.first("tui.input.submit")
+    thinking = theme.hex(_THINKING_TOKENS.get(thinking_level, "border")) or theme.hex("border")
+    colour: str | None = thinking
+    if text.startswith("!"):
+        title = f"{submit}: run bash" + (" (not in context)" if text.startswith("!!") else "")
+        colour = theme.hex("bashMode")
+    elif compacting:
+        title = f"{submit}: queue for after compaction · {esc}: cancel compaction"
+    elif working and retry_countdown:
+        title = f"{submit}: steer · {km.display('app.message.followUp')}: follow-up · {esc}: cancel the retry"
+    elif working:
+        title = f"{submit}: steer · {km.display('app.message.followUp')}: follow-up · {esc}: abort"
+    else:
+        title = f"{submit}: send · {km.first('tui.input.newLine')}: newline"
+    if bash_running and not working and not compacting:
+        title += f" · {esc}: cancel the running command"
+    return title, colour

@@ -1,0 +1,277 @@
+"""``SlashCommandHandlers``: the built-in slash commands (pi-reference §3.14 "Slash commands").
+
+Messages follow pi: ``✓ New session started``, ``Session name set: …``, ``No agent messages to copy yet.``;
+``/name`` alone shows the name (also when there is none, DIFFERENCES.md). Each handler takes the argument text
+(after the command name, stripped); a handler that raises is reported as an error notice by the runner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pi_tui.tui import clipboard
+from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.keymap import DESCRIPTIONS
+from pi_tui.tui.log_setup import log
+from pi_tui.tui.session_adapter import maybe_await
+from pi_tui.tui.theme_loader import ThemeError, available_themes
+from pi_tui.tui.widgets.footer import format_tokens
+from pi_tui.tui.widgets.transcript_items import SummaryItem
+
+Handler = Callable[[str], Awaitable[None]]
+
+
+class SlashCommandHandlers:
+    """The built-in commands' handlers, by command name (:meth:`handlers`).
+
+    Given: the ``host``; ``interrupt()`` (Escape's abort, used by ``/new`` while the agent works);
+    ``toggle_tools()`` (``/tools``); ``quit()`` (``/quit``); ``run_command(name, arg)`` (runs a command in a
+    worker, reporting failures: the theme picker's choice goes through it); ``command_names()`` (the usage
+    texts ``/hotkeys`` lists).
+    """
+
+    def __init__(self, host: AppHost, *, interrupt: Callable[[], Awaitable[None]], toggle_tools: Callable[[], None],
+                 quit: Callable[[], None], run_command: Callable[[str, str], None],
+                 command_usages: Callable[[], list[str]]) -> None:
+        self.host = host
+        self._interrupt = interrupt
+        self._toggle_tools = toggle_tools
+        self._quit = quit
+        self._run_command = run_command
+        self._command_usages = command_usages
+
+    def handlers(self) -> dict[str, Handler]:
+        """``{name: handler(arg)}`` for every built-in command."""
+        return {
+            "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
+            "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
+            "theme": self.theme, "tools": self.tools, "hotkeys": self.hotkeys, "quit": self.quit,
+        }
+
+    # ------------------------------------------------------------------ model
+    async def model(self, arg: str) -> None:
+        """``/model [search]``: the model picker, filtered by ``arg``."""
+        from pi_tui.tui.modals.model_picker import ModelPicker
+
+        session = need_session(self.host)
+        if session is None:
+            return
+        models = list(session.available_models())
+        picker = ModelPicker(models, session.model, self.host.local_models, query=arg)
+        self.host.push_screen(picker, self._model_chosen)
+
+    def _model_chosen(self, model: Any) -> None:
+        host = self.host
+        session = host.session
+        if model is None or session is None:
+            return
+        allow = getattr(session.models, "allow", None)  # not part of the ModelAccess protocol
+        if model in host.local_models and callable(allow):
+            allow(model.provider, model.id, model)  # a local server found by the probe needs no key
+        try:
+            session.set_model(model, announce=False)  # announced once, below
+        except Exception as exc:
+            log.warning("switching the model failed", exc_info=exc)
+            host.add_notice("error", str(exc))
+            return
+        host.add_notice("status", f"Switched to {model.name or model.id}")
+        host.refresh_footer()
+        host.update_offline_notice()
+        host.update_prompt_mode()
+
+    # ------------------------------------------------------------------ sessions
+    async def new(self, arg: str) -> None:
+        """``/new``; while the agent works it asks first (abort the run and start new, or cancel). Aborting
+        moves the queued messages into the editor, as Escape does."""
+        host = self.host
+        session = need_session(host)
+        if session is None:
+            return
+        if host.working or session.is_streaming:
+            from pi_tui.tui.modals.confirm import ConfirmModal
+
+            question = "The agent is still working. Abort the run and start a new session?"
+            if not await host.push_screen_wait(ConfirmModal(question, "Abort and start new", "Cancel")):
+                host.add_notice("status", "Kept the current session")
+                return
+            await self._interrupt()
+            await maybe_await(session.wait_for_idle())
+        await maybe_await(session.new_session())
+        host.rebuild_transcript()
+        host.queue_view.set_queues([], [])
+        host.add_notice("info", "✓ New session started")
+        host.refresh_footer()
+
+    async def resume(self, arg: str) -> None:
+        """``/resume``: pick another session of this project."""
+        from pi_tui.tui.modals.session_picker import SessionPicker
+
+        if need_session(self.host) is None:
+            return
+        infos = await self._session_infos()
+        if not infos:
+            self.host.add_notice("status", "No previous sessions in this project")
+            return
+        self.host.push_screen(SessionPicker(infos), self._session_chosen)
+
+    async def _session_infos(self) -> list[Any]:
+        """This project's other sessions. Listing reads every session file, so it runs in a thread: keys
+        typed meanwhile reach the editor (a large session directory froze the UI)."""
+        from pathlib import Path
+
+        from pi_tui.coding.session.listing import list_sessions_in_dir
+
+        session = self.host.session
+        if session is None:
+            return []
+        directory = session.session_manager.session_dir
+        if not directory:
+            return []
+        current = session.session_file
+        infos = await asyncio.to_thread(list_sessions_in_dir, Path(directory))
+        return [i for i in infos if str(i.path) != str(current)]
+
+    def _session_chosen(self, path: Any) -> None:
+        if path is None:
+            return
+        host = self.host
+
+        async def switch() -> None:
+            if host.session is None:
+                return
+            from pi_tui.coding.session.session_manager import SessionManager
+
+            try:
+                manager = await asyncio.to_thread(SessionManager.open, path)  # reads the file off the loop
+                await host.session.switch_session(path, manager=manager)
+            except Exception as exc:
+                log.warning("opening a session failed", exc_info=exc)
+                host.add_notice("error", f"Could not open session: {exc}")
+                return
+            host.rebuild_transcript()
+            host.add_notice("status", "Resumed session")
+            host.refresh_footer()
+            host.update_title()
+
+        host.run_worker(switch(), group="slash")
+
+    async def name(self, arg: str) -> None:
+        """``/name [name]``: set the session name, or show it."""
+        host = self.host
+        session = need_session(host)
+        if session is None:
+            return
+        if not arg:
+            current = session.session_name
+            host.add_notice("info", f"Session name: {current}" if current
+                            else "Session name: (unnamed) · /name <name> sets one")
+            return
+        session.set_session_name(arg)
+        host.add_notice("info", f"Session name set: {arg}")
+        host.refresh_footer()
+        host.update_title()
+
+    async def session(self, arg: str) -> None:
+        """``/session``: session info and statistics."""
+        session = need_session(self.host)
+        if session is None:
+            return
+        stats = session.get_session_stats()
+        get = stats.get if isinstance(stats, dict) else lambda k, d=None: getattr(stats, k, d)
+        tokens = get("tokens", {}) or {}
+        cost = get("cost", 0) or 0
+        lines = [
+            f"Name: {session.session_name or '(unnamed)'}",
+            f"File: {get('sessionFile') or 'In-memory'}",
+            f"ID: {get('sessionId')}",
+            f"Messages: {get('userMessages', 0)} user, {get('assistantMessages', 0)} assistant, "
+            f"{get('toolCalls', 0)} tool calls, {get('totalMessages', 0)} total",
+            f"Tokens: ↑{format_tokens(tokens.get('input', 0))} ↓{format_tokens(tokens.get('output', 0))} "
+            f"R{format_tokens(tokens.get('cacheRead', 0))} W{format_tokens(tokens.get('cacheWrite', 0))}",
+            f"Cost: ${float(cost):.3f}",
+        ]
+        self.host.transcript.add(SummaryItem("session", "\n\n".join(lines), collapsed_by_default=False))
+
+    async def compact(self, arg: str) -> None:
+        """``/compact [instructions]``."""
+        session = need_session(self.host)
+        if session is None:
+            return
+        await maybe_await(session.compact(arg or None))
+
+    async def export(self, arg: str) -> None:
+        """pi's ``/export [path]``: HTML to any path (or one HTML file at the default place when no path is
+        given); a ``.md`` path gets the Markdown transcript (a pi-tui addition). The file is rendered and
+        written in a thread (a long session's HTML is large): the UI keeps taking keys."""
+        session = need_session(self.host)
+        if session is None:
+            return
+        if arg.lower().endswith(".md"):
+            path = await asyncio.to_thread(session.export_markdown, arg)
+        else:
+            path = await asyncio.to_thread(session.export_html, arg or None)
+        self.host.add_notice("info", f"Session exported to: {path}")
+
+    async def copy(self, arg: str) -> None:
+        """``/copy``: the last answer to the clipboard."""
+        host = self.host
+        session = need_session(host)
+        if session is None:
+            return
+        text = session.get_last_assistant_text()
+        if not text:
+            host.add_notice("info", "No agent messages to copy yet.")
+            return
+        host.add_notice("info", await clipboard.copy_text(text, host.copy_to_clipboard))
+
+    # ------------------------------------------------------------------ the app itself
+    async def theme(self, arg: str) -> None:
+        """``/theme [name]``: switch theme (a picker without a name)."""
+        from pathlib import Path
+
+        host = self.host
+        names = available_themes(Path(host.cwd))
+        if not arg:
+            from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
+
+            entries = [PickerEntry(n, n, current=n == host.pi_theme.name) for n in names]
+
+            def chosen(name: Any) -> None:
+                if name:
+                    self._run_command("theme", str(name))
+
+            host.push_screen(FuzzyPicker("Select theme", entries), chosen)
+            return
+        try:
+            host.set_pi_theme(arg)
+        except ThemeError as exc:
+            host.add_notice("error", str(exc))
+            return
+        host.add_notice("status", f"Theme: {host.pi_theme.name}")
+
+    async def tools(self, arg: str) -> None:
+        """``/tools``: show/hide the tool-call panel."""
+        self._toggle_tools()
+
+    async def hotkeys(self, arg: str) -> None:
+        """``/hotkeys``: the keymap and the slash commands."""
+        host = self.host
+        km = host.keymap
+        rows = ["| Key | Action |", "|---|---|"]
+        for action, desc in DESCRIPTIONS.items():
+            rows.append(f"| {km.display(action)} | {desc} |")
+        rows.append("")
+        rows.append("Slash commands: " + ", ".join(f"`{usage}`" for usage in self._command_usages()))
+        rows.append("")
+        rows.append("Home/End on an empty editor scroll to the top/bottom; Tab completes a slash command. "
+                    "Click a tool line or an artifact card to expand it, a message to collapse its thinking. "
+                    "Keys can be changed in `keybindings.json` (pi's action ids).")
+        item = SummaryItem("hotkeys", "\n".join(rows), collapsed_by_default=False)
+        host.transcript.add(item)
+        host.transcript.scroll_end_now()
+
+    async def quit(self, arg: str) -> None:
+        """``/quit``: the safe quit path."""
+        self._quit()

@@ -1,0 +1,157 @@
+"""``SubmitController``: what submitted editor text does (pi's onSubmit, pi-reference §3.14 submit flow).
+
+Slash commands run locally (unknown ones are refused, ``commands.classify_submit``); ``!cmd``/``!!cmd`` run
+user bash; while the agent works Enter queues a steering message and the follow-up key a follow-up; while a
+compaction runs the text waits in the compaction queue; idle text is sent with ``session.prompt`` in a worker
+(errors shown as ``Error: …``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from pi_tui.tui.commands import SubmitKind
+from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.user_bash import BashRunner
+from pi_tui.tui.log_setup import log
+from pi_tui.tui.session_adapter import maybe_await
+
+
+class SubmitController:
+    """The submit flow and the compaction queue.
+
+    ``classify(text)`` says what submitted text is (``commands.classify_submit`` over the app's commands);
+    ``run_slash(text)`` runs a known command; ``bash`` runs ``!cmd``; ``session_changed`` is set by the app after
+    every session event and worker state change (``wait_for_session`` waits on it).
+    """
+
+    def __init__(self, host: AppHost, classify: Callable[[str], SubmitKind], run_slash: Callable[[str], bool],
+                 bash: BashRunner, session_changed: asyncio.Event) -> None:
+        self.host = host
+        self._classify = classify
+        self._run_slash = run_slash
+        self._bash = bash
+        self.session_changed = session_changed
+        self.compaction_queue: list[tuple[str, str]] = []  # (behaviour, text) typed while compacting
+
+    def submit(self, text: str, behaviour: str) -> None:
+        """Submit ``text`` taken at key time in a worker. Reading the editor later lost keys: in a fast burst
+        (``q1`` Enter ``q2`` Ctrl+F) it already held ``q1q2`` and the follow-up key found it empty."""
+        if text.strip():
+            self.host.run_worker(self.submit_text(text, behaviour))
+
+    async def submit_text(self, text: str, behaviour: str = "steer", as_message: bool = False) -> None:
+        """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle). ``as_message``: ``text``
+        was classified already (typed during compaction) and is sent as it is."""
+        host = self.host
+        slash = self._classify(text) if not as_message else None
+        text = slash.text if slash is not None else text.strip()
+        if not text:
+            return
+        if slash is not None and slash.kind == "command":
+            self._run_slash(text)
+            return
+        if slash is not None and slash.kind == "unknown":
+            self._refuse_unknown_command(slash.name, slash.suggestion, text)
+            return
+        if slash is not None and text.startswith("!") and len(text.lstrip("!").strip()) > 0:
+            exclude = text.startswith("!!")
+            await self._bash.run(text[2:].strip() if exclude else text[1:].strip(), exclude)
+            return
+        session = need_session(host)
+        if session is None:
+            host.prompt_input.set_text(text)
+            return
+        if host.compacting or session.is_compacting:
+            self.compaction_queue.append((behaviour, text))
+            self.show_local_queue()
+            host.add_notice("status", "Queued message for after compaction")
+            return
+        try:
+            if host.working or session.is_streaming:
+                if behaviour == "follow_up":
+                    await maybe_await(session.follow_up(text))
+                else:
+                    await maybe_await(session.steer(text))
+                return
+            host.transcript.scroll_end_now()
+            host.set_working(True)
+            try:
+                await maybe_await(session.prompt(text))
+            finally:
+                if not session.is_streaming:
+                    host.set_working(False)
+        except Exception as exc:
+            log.warning("submitting a prompt failed", exc_info=exc)
+            host.add_notice("error", str(exc))
+
+    def _refuse_unknown_command(self, name: str, suggestion: str | None, text: str) -> None:
+        """``/exprot``: say so, suggest the nearest command, and give the text back to the editor to fix."""
+        hint = f" Did you mean /{suggestion}?" if suggestion else " /hotkeys lists the commands."
+        self.host.add_notice("warning", f"Unknown command: /{name}.{hint} Start with // (or a space) to send a "
+                                        "message that begins with a slash.")
+        if not self.host.prompt_input.text.strip():
+            self.host.prompt_input.set_text(text)
+
+    def show_local_queue(self) -> None:
+        """Show the texts queued during compaction in the queue area (with the session's own queues)."""
+        steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
+        follow = [t for mode, t in self.compaction_queue if mode == "follow_up"]
+        self.host.queue_view.set_local(steering, follow)
+
+    def take_compaction_queue(self) -> list[str]:
+        """Empty the compaction queue and return its texts (Alt+Up moves them into the editor)."""
+        texts = [text for _, text in self.compaction_queue]
+        self.compaction_queue.clear()
+        self.show_local_queue()
+        return texts
+
+    async def flush_compaction_queue(self, will_retry: bool = False) -> None:
+        """Send what was typed during compaction (pi's ``flushCompactionQueue``, pi-reference §3.14 submit
+        flow 3): the first text as a prompt, the rest as steering/follow-up of that run; when the run
+        continues by itself after compaction (``will_retry``) or the agent works, everything is queued."""
+        queued = list(self.compaction_queue)
+        self.compaction_queue.clear()
+        self.show_local_queue()
+        session = self.host.session
+        if not queued or session is None:
+            return
+        # The session clears its compacting flag right after emitting compaction_end.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5.0):  # a safety bound only: events end the wait
+                await self.wait_for_session(lambda: not session.is_compacting)
+        if will_retry or self.host.working or session.is_streaming:
+            for mode, text in queued:
+                await self._queue_to_session(text, mode)
+            return
+        (_, first), rest = queued[0], queued[1:]
+        worker = self.host.run_worker(self.submit_text(first, as_message=True), group="prompt")
+        if rest:  # the rest joins that run once it streams (or is sent on its own if the run never starts)
+            await self.wait_for_session(lambda: session.is_streaming or worker.is_finished)
+        for mode, text in rest:
+            if session.is_streaming:
+                await self._queue_to_session(text, mode)
+            else:
+                await self.submit_text(text, mode, as_message=True)
+
+    async def wait_for_session(self, predicate: Callable[[], bool]) -> None:
+        """Wait until ``predicate()`` holds, checking it again after every session event and worker state
+        change (``session_changed``; the app sets it). Callers bound the wait with ``asyncio.timeout``."""
+        while not predicate():
+            self.session_changed.clear()
+            await self.session_changed.wait()
+
+    async def _queue_to_session(self, text: str, mode: str) -> None:
+        session = self.host.session
+        if session is None:
+            return
+        try:
+            if mode == "follow_up":
+                await maybe_await(session.follow_up(text))
+            else:
+                await maybe_await(session.steer(text))
+        except Exception as exc:
+            log.warning("queueing a message failed", exc_info=exc)
+            self.host.add_notice("error", str(exc))
