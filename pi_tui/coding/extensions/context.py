@@ -1,0 +1,248 @@
+"""The ``ctx`` handlers, tools, commands and shortcuts receive (pi's ``ExtensionContext`` and
+``ExtensionCommandContext``; pi docs/extensions.md), and the UI wrapper behind ``ctx.ui``.
+
+``ctx.ui`` is the front end's :class:`~pi_tui.coding.extensions.ui.ExtensionUI`, wrapped so that a dialog
+pauses handler timeouts, ``timeout_ms`` works in every front end, and a UI that raises gives the dialog's
+default (False / None) instead of breaking the extension.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pi_tui.coding.extensions.ui import ExtensionUI, NoUI
+
+if TYPE_CHECKING:
+    from pi_tui.coding.extensions.runtime import ExtensionRuntime
+
+READ_ONLY_SESSION_METHODS = frozenset({
+    "get_cwd", "get_session_dir", "get_session_id", "get_session_file", "get_session_name", "get_header",
+    "get_entries", "get_entry", "get_leaf_id", "get_leaf_entry", "get_children", "get_label", "get_branch",
+    "get_tree", "build_session_context", "session_file", "session_id", "session_name", "header",
+    "is_persisted",
+})
+
+
+class ReadOnlySessionManager:
+    """A view of the SessionManager with only its readers (``get_entries``, ``get_branch``,
+    ``get_leaf_id``, ``get_label``, ``get_session_file`` ...). Writing goes through ``pi.append_entry``
+    and the other API calls; any other attribute raises ``AttributeError``."""
+
+    def __init__(self, manager: Any) -> None:
+        self._manager = manager
+
+    def __getattr__(self, name: str) -> Any:
+        if name in READ_ONLY_SESSION_METHODS:
+            return getattr(self._manager, name)
+        raise AttributeError(f"the session manager is read-only for extensions: {name!r} is not available")
+
+
+class GuardedUI:
+    """``ctx.ui``: the front end's UI with timeouts, dialog accounting and failure defaults (module doc)."""
+
+    def __init__(self, runtime: ExtensionRuntime) -> None:
+        self._runtime = runtime
+
+    @property
+    def _ui(self) -> ExtensionUI:
+        return self._runtime.ui
+
+    @property
+    def has_ui(self) -> bool:
+        """False in print/JSON mode."""
+        return bool(self._ui.has_ui)
+
+    async def _dialog(self, start: Callable[[], Any], default: Any, timeout_ms: int | None) -> Any:
+        async with self._runtime.runner.dialog():
+            try:
+                if timeout_ms is not None and timeout_ms > 0:
+                    return await asyncio.wait_for(start(), timeout_ms / 1000)
+                return await start()
+            except TimeoutError:
+                return default
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a broken front end gives the default answer
+                self._runtime.report_ui_failure(exc)
+                return default
+
+    async def confirm(self, title: str, message: str = "", *, timeout_ms: int | None = None) -> bool:
+        """Yes/no dialog; False when declined, dismissed, timed out or without a UI."""
+        value = await self._dialog(lambda: self._ui.confirm(title, message, timeout_ms=timeout_ms), False, timeout_ms)
+        return bool(value)
+
+    async def select(self, title: str, options: Sequence[str], *, timeout_ms: int | None = None) -> str | None:
+        """Pick one of ``options``; None when dismissed, timed out or without a UI."""
+        choices = [str(o) for o in options]
+        value = await self._dialog(lambda: self._ui.select(title, choices, timeout_ms=timeout_ms), None, timeout_ms)
+        return value if value is None or value in choices else None
+
+    async def input(self, title: str, placeholder: str = "", *, timeout_ms: int | None = None) -> str | None:
+        """One line of text; None when dismissed, timed out or without a UI."""
+        value = await self._dialog(lambda: self._ui.input(title, placeholder, timeout_ms=timeout_ms), None, timeout_ms)
+        return value if value is None else str(value)
+
+    async def editor(self, title: str, prefill: str = "", *, timeout_ms: int | None = None) -> str | None:
+        """Multi-line text; None when dismissed, timed out or without a UI."""
+        value = await self._dialog(lambda: self._ui.editor(title, prefill, timeout_ms=timeout_ms), None, timeout_ms)
+        return value if value is None else str(value)
+
+    def _fire(self, call: Callable[[], Any]) -> None:
+        try:
+            call()
+        except Exception as exc:
+            self._runtime.report_ui_failure(exc)
+
+    def notify(self, message: str, level: str = "info") -> None:
+        """A transient notice (``info``/``warning``/``error``)."""
+        self._fire(lambda: self._ui.notify(str(message), level if level in ("info", "warning", "error") else "info"))
+
+    def set_status(self, key: str, text: str | None) -> None:
+        """Set or clear (None) the footer status segment ``key``."""
+        self._runtime.statuses[str(key)] = text
+        if text is None:
+            self._runtime.statuses.pop(str(key), None)
+        self._fire(lambda: self._ui.set_status(str(key), None if text is None else str(text)))
+
+    def set_widget(self, key: str, lines: Sequence[str] | None, placement: str = "aboveEditor") -> None:
+        """Set or clear a block of lines above/below the editor."""
+        self._fire(lambda: self._ui.set_widget(str(key), None if lines is None else [str(x) for x in lines], placement))
+
+    def set_title(self, title: str) -> None:
+        """Set the terminal title."""
+        self._fire(lambda: self._ui.set_title(str(title)))
+
+    def set_editor_text(self, text: str) -> None:
+        """Replace the editor's text."""
+        self._fire(lambda: self._ui.set_editor_text(str(text)))
+
+    def get_editor_text(self) -> str:
+        """The editor's text."""
+        try:
+            return str(self._ui.get_editor_text())
+        except Exception as exc:
+            self._runtime.report_ui_failure(exc)
+            return ""
+
+
+class ExtensionContext:
+    """``ctx`` of event handlers and tools: ``cwd``, ``session_manager`` (read-only), ``ui``, ``has_ui``,
+    ``model``, ``signal`` (the running turn's abort signal or None), ``is_idle()``, ``abort()``,
+    ``has_pending_messages()``, ``compact()``, ``get_context_usage()``, ``get_system_prompt()``,
+    ``shutdown()``."""
+
+    def __init__(self, runtime: ExtensionRuntime) -> None:
+        self._runtime = runtime
+        self.ui = runtime.guarded_ui
+
+    @property
+    def _host(self) -> Any:
+        return self._runtime.host
+
+    @property
+    def cwd(self) -> str:
+        """The session's working directory."""
+        return str(self._host.cwd)
+
+    @property
+    def session_manager(self) -> ReadOnlySessionManager:
+        """Read-only view of the session (entries, branch, leaf, labels, file)."""
+        return ReadOnlySessionManager(self._host.session_manager)
+
+    @property
+    def has_ui(self) -> bool:
+        """False in print/JSON mode, True in the TUI and RPC mode."""
+        return self.ui.has_ui
+
+    @property
+    def model(self) -> Any:
+        """The current model (``provider``, ``id``, ``context_window`` ...) or None."""
+        return self._host.model
+
+    @property
+    def signal(self) -> Any:
+        """The running turn's abort signal (None when idle): pass it to long work so Esc cancels it."""
+        return self._host.signal
+
+    def is_idle(self) -> bool:
+        """True when the agent is not running."""
+        return bool(self._host.is_idle())
+
+    def has_pending_messages(self) -> bool:
+        """True when steering or follow-up messages are queued."""
+        return bool(self._host.has_pending_messages())
+
+    def abort(self) -> None:
+        """Abort the running turn (returns at once)."""
+        self._host.abort()
+
+    def compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        on_complete: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> None:
+        """Start a compaction without waiting for it (pi's ``ctx.compact``); ``on_complete(result)`` or
+        ``on_error(exception)`` is called when it ends."""
+
+        async def run() -> None:
+            try:
+                result = await self._host.compact(custom_instructions)
+            except Exception as exc:
+                if on_error is not None:
+                    with contextlib.suppress(Exception):
+                        on_error(exc)
+                return
+            if on_complete is not None:
+                with contextlib.suppress(Exception):
+                    on_complete(result)
+
+        self._runtime.spawn(run())
+
+    def get_context_usage(self) -> dict[str, Any] | None:
+        """``{"tokens", "context_window", "percent"}`` of the current model, or None when unknown."""
+        return self._host.get_context_usage()
+
+    def get_system_prompt(self) -> str:
+        """The current system prompt (during ``before_agent_start``: as chained so far)."""
+        return self._runtime.current_system_prompt or str(self._host.get_system_prompt())
+
+    def shutdown(self) -> None:
+        """Ask the front end to quit once the agent is idle (no-op in print mode)."""
+        if self._runtime.on_shutdown_request is not None:
+            self._runtime.on_shutdown_request()
+
+
+class ExtensionCommandContext(ExtensionContext):
+    """``ctx`` of commands and shortcuts: the :class:`ExtensionContext` plus session control, which would
+    deadlock inside an event handler: ``wait_for_idle()``, ``new_session()``, ``fork(entry_id)``,
+    ``switch_session(path)``, ``reload()``. The session-control calls return ``{"cancelled": bool}``."""
+
+    async def wait_for_idle(self) -> None:
+        """Wait until the agent is idle."""
+        await self._host.wait_for_idle()
+
+    async def new_session(self) -> dict[str, bool]:
+        """Start a new session (``/new``)."""
+        return {"cancelled": not await self._host.new_session()}
+
+    async def fork(self, entry_id: str) -> dict[str, bool]:
+        """Fork before the user message ``entry_id``."""
+        return {"cancelled": not await self._host.fork(entry_id)}
+
+    async def switch_session(self, path: str) -> dict[str, bool]:
+        """Open another session file."""
+        return {"cancelled": not await self._host.switch_session(path)}
+
+    async def reload(self) -> None:
+        """Run ``/reload``: code after it still runs from the old version of the extension (pi)."""
+        await self._runtime.reload()
+
+
+def default_ui() -> ExtensionUI:
+    """The no-UI defaults (print/JSON mode)."""
+    return NoUI()
