@@ -40,6 +40,11 @@ class CliArgs:
     system_prompt: str | None = None
     append_system_prompt: list[str] = field(default_factory=list)
     theme: str | None = None
+    skills: list[str] = field(default_factory=list)
+    no_skills: bool = False
+    prompt_templates: list[str] = field(default_factory=list)
+    no_prompt_templates: bool = False
+    trust_project: bool = False
     list_models: str | None = None
     version: bool = False
     warnings: list[str] = field(default_factory=list)
@@ -61,6 +66,11 @@ class CliArgs:
             "system_prompt": self.system_prompt,
             "append_system_prompt": "\n\n".join(self.append_system_prompt) or None,
             "if_locked": self.if_locked,
+            "skill_paths": list(self.skills),
+            "no_skills": self.no_skills,
+            "prompt_template_paths": list(self.prompt_templates),
+            "no_prompt_templates": self.no_prompt_templates,
+            "trust_project": self.trust_project,
             "persist_settings": True,  # a model or thinking level the user picks is remembered (pi)
         }
 
@@ -92,6 +102,15 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--system-prompt", help="replace the default system prompt")
     parser.add_argument("--append-system-prompt", action="append", default=[], help="append text to the system prompt")
     parser.add_argument("--theme", help="UI theme name")
+    parser.add_argument("--skill", action="append", default=[], metavar="PATH",
+                        help="load a skill file or directory (repeatable; also with --no-skills)")
+    parser.add_argument("-ns", "--no-skills", action="store_true", help="disable skill discovery")
+    parser.add_argument("--prompt-template", action="append", default=[], metavar="PATH",
+                        help="load a prompt template file or directory (repeatable)")
+    parser.add_argument("-np", "--no-prompt-templates", action="store_true",
+                        help="disable prompt template discovery")
+    parser.add_argument("--trust-project", action="store_true",
+                        help="trust this folder's .pi-tui settings, skills, templates and extensions for this run")
     parser.add_argument("--list-models", nargs="?", const="", default=None, metavar="SEARCH", help="list models and exit")
     parser.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return parser
@@ -117,6 +136,11 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         system_prompt=ns.system_prompt,
         append_system_prompt=list(ns.append_system_prompt),
         theme=ns.theme,
+        skills=list(ns.skill),
+        no_skills=ns.no_skills,
+        prompt_templates=list(ns.prompt_template),
+        no_prompt_templates=ns.no_prompt_templates,
+        trust_project=ns.trust_project,
         list_models=ns.list_models,
         version=ns.version,
     )
@@ -166,6 +190,17 @@ def _list_models(search: str) -> int:
     return 0
 
 
+def _say_untrusted_once(args: CliArgs, cwd: str) -> None:
+    """Print/JSON/RPC modes never ask about project trust: one stderr line says what was not loaded."""
+    from pi_tui.coding.resources import trust
+
+    if args.trust_project:
+        return
+    notice = trust.skipped_notice(trust.resolve(cwd), cwd)
+    if notice:
+        print(notice, file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``pi-tui``; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -190,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         mode = "print"
     if mode is None and not sys.stdin.isatty():
         mode = "print"  # pi: a non-TTY stdin means print mode, its content merged into the first message
+    if mode is not None:
+        _say_untrusted_once(args, cwd)
     if mode == "rpc":
         if args.file_args:
             print("Error: @file arguments are not supported in RPC mode", file=sys.stderr)

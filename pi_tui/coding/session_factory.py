@@ -27,10 +27,11 @@ from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
+from pi_tui.coding.resources import trust
+from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
 from pi_tui.coding.retry import RetrySettings
 from pi_tui.coding.session_open import open_session_manager
 from pi_tui.coding.session_settings import SessionSettings
-from pi_tui.coding.system_prompt import build_system_prompt, discover_system_prompt_file, load_context_files
 
 DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
 
@@ -145,6 +146,11 @@ def create_agent_session(
     persist_settings: bool = False,
     strict_config: bool = False,
     if_locked: str | None = None,
+    skill_paths: list[str] | None = None,
+    prompt_template_paths: list[str] | None = None,
+    no_skills: bool = False,
+    no_prompt_templates: bool = False,
+    trust_project: bool = False,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -158,12 +164,19 @@ def create_agent_session(
     A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
     ``if_locked``: what to do when another live pi-tui writes the session (``session_open.py``); None raises
     :class:`~pi_tui.coding.session.lock.SessionLockedError`.
+    Skills and prompt templates (``pi_tui/coding/resources/loader.py``): ``skill_paths``/``prompt_template_paths``
+    (``--skill``/``--prompt-template``), ``no_skills``/``no_prompt_templates`` (no discovery). Project settings,
+    skills, templates and SYSTEM.md load only when the folder is trusted (``resources/trust.py``);
+    ``trust_project`` (``--trust-project``) trusts it for this process. The loader is ``session.resources``.
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     register_env_secrets()  # keys in the environment are redacted from files even if never used
     cwd = os.path.abspath(cwd)
     agent_dir = get_agent_dir()
-    settings_manager = SettingsManager.create(cwd, agent_dir)
+    if trust_project:
+        trust.decide(cwd, trust.TrustChoice.ONCE, agent_dir)
+    project_trusted = trust.is_trusted(cwd, agent_dir)
+    settings_manager = SettingsManager.create(cwd, agent_dir, project_trusted=project_trusted)
     session_settings = settings or _settings_from(settings_manager)
     access = RegistryModelAccess.create(agent_dir)
     problems = config_errors(settings_manager, access, agent_dir)
@@ -206,16 +219,21 @@ def create_agent_session(
 
     all_tools = _build_tools(cwd, settings_manager)
     active = _select_tools(all_tools, tools)
-    custom = system_prompt
-    if custom is None:
-        custom = discover_system_prompt_file(cwd, str(agent_dir), "SYSTEM.md")
-    elif os.path.isfile(custom):
-        custom = Path(custom).read_text(encoding="utf-8")
-    append = append_system_prompt or discover_system_prompt_file(cwd, str(agent_dir), "APPEND_SYSTEM.md")
-    context_files = load_context_files(cwd, agent_dir)
-    prompt_text = build_system_prompt(
-        cwd=cwd, tools=active, custom_prompt=custom, append_system_prompt=append, context_files=context_files
+    resources = ResourceLoader(
+        cwd,
+        agent_dir,
+        settings=settings_manager,
+        options=ResourceOptions(
+            skill_paths=list(skill_paths or []),
+            prompt_template_paths=list(prompt_template_paths or []),
+            no_skills=no_skills,
+            no_prompt_templates=no_prompt_templates,
+            system_prompt=system_prompt,
+            append_system_prompt=append_system_prompt,
+        ),
+        project_trusted=project_trusted,
     )
+    prompt_text = resources.build_system_prompt(active)
     agent = _SessionAgent(
         {
             "system_prompt": prompt_text,
@@ -237,8 +255,10 @@ def create_agent_session(
         cwd=cwd,
         offline=offline,
         commands=CommandRegistry(),
+        rebuild_system_prompt=resources.build_system_prompt,
     )
     session.all_tools = all_tools
+    session.resources = resources  # type: ignore[attr-defined]
     session.settings_manager = settings_manager if persist_settings else None
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
         ownership.on_problem = lambda text: session.notify("warning", text)
@@ -249,6 +269,7 @@ def create_agent_session(
     for message in context.messages:
         if getattr(message, "role", None) == "assistant":
             session._last_assistant = message
+    warnings += resources.warnings()  # bad skill/template files, name clashes
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
     return session

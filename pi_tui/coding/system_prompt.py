@@ -7,7 +7,8 @@ docs pointers point to pi-tui's README instead of pi's package docs.
 
 Context files: ``AGENTS.md``/``AGENTS.MD``/``CLAUDE.md``/``CLAUDE.MD`` (first match per directory) from the
 pi-tui agent dir (``PI_TUI_DIR``, default ``~/.pi-tui/agent``), then every ancestor of cwd from the root down
-to cwd. ``SYSTEM.md`` / ``APPEND_SYSTEM.md`` come from ``<cwd>/.pi-tui/`` or the agent dir.
+to cwd. ``SYSTEM.md`` / ``APPEND_SYSTEM.md`` come from ``<cwd>/.pi-tui/`` (trusted projects only) or the agent dir.
+Skills (``pi_tui/coding/resources/skills.py``) are listed after the project context when ``read`` is active.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pi_tui.coding.resources.skills import Skill, format_skills_for_prompt
 
 CONTEXT_FILE_NAMES: tuple[str, ...] = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
 PROJECT_CONFIG_DIR = ".pi-tui"
@@ -101,9 +104,15 @@ def _read_optional(path: Path) -> str | None:
         return None
 
 
-def discover_system_prompt_file(cwd: str, agent_dir: str, name: str = "SYSTEM.md") -> str | None:
-    """Text of ``<cwd>/.pi-tui/<name>`` or else ``<agent_dir>/<name>``; ``None`` when neither exists."""
-    for candidate in (Path(cwd) / PROJECT_CONFIG_DIR / name, Path(agent_dir) / name):
+def discover_system_prompt_file(
+    cwd: str, agent_dir: str, name: str = "SYSTEM.md", *, project_trusted: bool = True
+) -> str | None:
+    """Text of ``<cwd>/.pi-tui/<name>`` (only when the project is trusted, pi 1.x project trust) or else
+    ``<agent_dir>/<name>``; ``None`` when neither exists."""
+    candidates = [Path(agent_dir) / name]
+    if project_trusted:
+        candidates.insert(0, Path(cwd) / PROJECT_CONFIG_DIR / name)
+    for candidate in candidates:
         text = _read_optional(candidate)
         if text is not None:
             return text
@@ -142,12 +151,15 @@ def build_system_prompt(
     context_files: Sequence[ContextFile] = (),
     today: _dt.date | None = None,
     readme_path: str | None = None,
+    skills: Sequence[Skill] = (),
 ) -> str:
     """The system prompt text (pi-reference §3.12).
 
     ``tools``: active tools (AgentTool objects, dicts or names); ``None`` means pi's default set.
     ``custom_prompt`` (``--system-prompt`` / SYSTEM.md) replaces the default body; ``append_system_prompt``
-    follows it after a blank line. Date and cwd (with ``/`` separators) always come last.
+    follows it after a blank line. ``skills``: listed after the project context (``<available_skills>``, pi's
+    text, XML-escaped) only when ``read`` is among the tools; skills with ``disable-model-invocation`` are not
+    listed. Date and cwd (with ``/`` separators) always come last.
     """
     names, snippets, tool_guidelines = tool_snippets_and_guidelines(
         list(tools) if tools is not None else list(DEFAULT_TOOL_NAMES)
@@ -193,6 +205,8 @@ def build_system_prompt(
         prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n"
         for file in context_files:
             prompt += f"## {file.path}\n\n{file.content}\n\n"
+    if "read" in names and skills:
+        prompt += format_skills_for_prompt(skills)
     prompt += f"\nCurrent date: {date}"
     prompt += f"\nCurrent working directory: {prompt_cwd}"
     return prompt

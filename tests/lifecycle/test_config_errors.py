@@ -43,7 +43,8 @@ def test_broken_config_file_fails_print_and_json_mode(tmp_path: Path, name: str,
     path = FILES[name](tmp_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(BROKEN)
-    run = _run(tmp_path, "--no-session", *mode)
+    trusted = ["--trust-project"] if name.startswith("project") else []  # an untrusted folder's file is not read
+    run = _run(tmp_path, "--no-session", *trusted, *mode)
     assert run.returncode == 1, (run.stdout, run.stderr)
     assert str(path) in run.stderr and "Error" in run.stderr
     assert "offline demo model" not in run.stdout and '"type":"session"' not in run.stdout

@@ -1,6 +1,7 @@
 """settings.json: global file merged with the project file, typed accessors, write-back (pi-reference §3.16).
 
-Files: ``<agentDir>/settings.json`` (global) and ``<cwd>/.pi-tui/settings.json`` (project). The effective
+Files: ``<agentDir>/settings.json`` (global) and ``<cwd>/.pi-tui/settings.json`` (project; read only when the
+folder is trusted, ``pi_tui/coding/resources/trust.py``). The effective
 settings are the global ones deep-merged with the project ones (objects merge recursively; scalars and arrays
 from the project win). Comments and trailing commas are tolerated (JSONC). A file that cannot be parsed is
 ignored for that scope and reported in :attr:`SettingsManager.errors` (and kept in ``file_errors``); it is then never overwritten.
@@ -159,10 +160,19 @@ class SettingsManager:
         self._merge()
 
     @classmethod
-    def create(cls, cwd: str, agent_dir: Path | None = None) -> SettingsManager:
-        """Load ``<agentDir>/settings.json`` and ``<cwd>/.pi-tui/settings.json``."""
+    def create(cls, cwd: str, agent_dir: Path | None = None, *, project_trusted: bool | None = None) -> SettingsManager:
+        """Load ``<agentDir>/settings.json`` and, when the project is trusted, ``<cwd>/.pi-tui/settings.json``.
+
+        ``project_trusted``: None asks :func:`pi_tui.coding.resources.trust.is_trusted` (pi 1.x project trust:
+        an untrusted folder's settings are not read at all, so it cannot change the model, the shell or the
+        session dir); ``project_path`` is then ``None``.
+        """
         directory = agent_dir or get_agent_dir()
-        return cls(get_settings_path(directory), get_project_settings_path(cwd))
+        if project_trusted is None:
+            from pi_tui.coding.resources.trust import is_trusted
+
+            project_trusted = is_trusted(cwd, directory)
+        return cls(get_settings_path(directory), get_project_settings_path(cwd) if project_trusted else None)
 
     @classmethod
     def in_memory(cls, settings: dict[str, Any] | None = None) -> SettingsManager:

@@ -17,7 +17,7 @@ def _setup(tmp_path: Path, global_text: str | None, project_text: str | None) ->
         (agent / "settings.json").write_text(global_text)
     if project_text is not None:
         (project / ".pi-tui" / "settings.json").write_text(project_text)
-    return SettingsManager.create(str(project), agent)
+    return SettingsManager.create(str(project), agent, project_trusted=True)
 
 
 def test_defaults_without_files(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_setters_write_global_file_and_keep_external_edits(tmp_path: Path) -> No
     assert settings.default_model == "claude-opus-4-7"
     settings.set_global("defaultModel", None)
     assert "defaultModel" not in json.loads(path.read_text())
-    reloaded = SettingsManager.create(str(tmp_path / "project"), tmp_path / "agent")
+    reloaded = SettingsManager.create(str(tmp_path / "project"), tmp_path / "agent", project_trusted=True)
     assert reloaded.get_retry_settings()["enabled"] is False
 
 

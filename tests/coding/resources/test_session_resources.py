@@ -1,0 +1,64 @@
+"""``create_agent_session`` wires skills, templates and trust (session.resources, the system prompt, warnings)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_tui.coding.resources import trust
+from pi_tui.coding.session_factory import create_agent_session
+from tests.coding.resources.helpers import skill, write
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    for name in ("agent", "home", "proj"):
+        (tmp_path / name).mkdir()
+    monkeypatch.setenv("PI_TUI_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    trust.reset_process_decisions()
+    yield tmp_path
+    trust.reset_process_decisions()
+
+
+def test_skills_reach_the_system_prompt_and_warnings(env: Path) -> None:
+    skill(env / "agent" / "skills", "alpha", description="Alpha & co")
+    write(env / "agent" / "skills" / "broken" / "SKILL.md", "---\nname: broken\n---\n")
+    session = create_agent_session(str(env / "proj"), no_session=True)
+    prompt = session.agent.state.system_prompt
+    assert "<name>alpha</name>\n    <description>Alpha &amp; co</description>" in prompt
+    assert any("broken" in w and "description is required" in w for w in session.startup_warnings)
+    no_read = create_agent_session(str(env / "proj"), no_session=True, tools=["bash"])
+    assert "<available_skills>" not in no_read.agent.state.system_prompt
+
+
+def test_project_skills_wait_for_trust(env: Path) -> None:
+    skill(env / "proj" / ".pi-tui" / "skills", "proj-skill")
+    write(env / "proj" / ".pi-tui" / "SYSTEM.md", "Project system prompt.")
+    untrusted = create_agent_session(str(env / "proj"), no_session=True)
+    assert "proj-skill" not in untrusted.agent.state.system_prompt
+    assert not untrusted.agent.state.system_prompt.startswith("Project system prompt.")
+    trusted = create_agent_session(str(env / "proj"), no_session=True, trust_project=True)
+    assert trusted.agent.state.system_prompt.startswith("Project system prompt.")
+    assert "<name>proj-skill</name>" in trusted.agent.state.system_prompt
+
+
+def test_no_skills_and_explicit_skill(env: Path) -> None:
+    skill(env / "agent" / "skills", "found")
+    extra = skill(env / "elsewhere", "given")
+    session = create_agent_session(str(env / "proj"), no_session=True, no_skills=True, skill_paths=[str(extra)])
+    names = [s.name for s in session.resources.skills]  # type: ignore[attr-defined]
+    assert names == ["given"]
+
+
+def test_cli_flags_reach_the_session_options() -> None:
+    from pi_tui.cli import parse_args
+
+    args = parse_args(["--skill", "a", "--skill", "b", "-ns", "--prompt-template", "t.md", "-np",
+                       "--trust-project", "hi"])
+    options = args.session_options("/w")
+    assert options["skill_paths"] == ["a", "b"] and options["no_skills"] is True
+    assert options["prompt_template_paths"] == ["t.md"] and options["no_prompt_templates"] is True
+    assert options["trust_project"] is True and args.messages == ["hi"]
