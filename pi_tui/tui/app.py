@@ -22,8 +22,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 
 from pi_tui import __version__
-from pi_tui.tui.commands import COMMANDS, SlashCommandProvider, classify_submit
-from pi_tui.tui.controllers.command_runner import SlashRunner
+from pi_tui.coding.extensions.registries import CommandSpec
+from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
+from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
 from pi_tui.tui.controllers.key_actions import KeyActions
 from pi_tui.tui.controllers.prompt_mode import prompt_mode
 from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
@@ -172,9 +173,10 @@ class PiApp(App[int]):
         self.quit_controller = QuitController(lambda: self.session, lambda text: self.status_line.show(text),
                                               self.exit)
         self.signal_handlers = SignalHandlers(self.quit_controller.request_quit)
-        self.slash_runner = SlashRunner(self)
-        self.submit_flow = SubmitController(self, classify_submit, self.slash_runner.run_slash, BashRunner(self),
-                                            self.session_changed)
+        self.app_commands = AppCommands()
+        self.slash_runner = SlashRunner(self, lambda: self.app_commands.registry, lambda: self)
+        self.submit_flow = SubmitController(self, lambda text: classify_submit(text, self.slash_commands()),
+                                            self.slash_runner.run_slash, BashRunner(self), self.session_changed)
         self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
@@ -182,8 +184,13 @@ class PiApp(App[int]):
         self.builtin_commands = SlashCommandHandlers(
             self, interrupt=self.key_actions.interrupt, toggle_tools=self.key_actions.toggle_tools,
             quit=self.action_quit_app, run_command=self.slash_runner.run_command,
-            command_usages=lambda: [c.usage or f"/{c.name}" for c in COMMANDS])
-        self.slash_runner.handlers.update(self.builtin_commands.handlers())
+            command_usages=lambda: [usage_line(c) for c in self.slash_commands()])
+        self.builtin_commands.register(self.app_commands.registry)
+
+    def slash_commands(self) -> list[CommandSpec]:
+        """Every slash command (``AppCommands.all``): dispatch, Tab completion, the F1 palette and ``/hotkeys``
+        read this one list, so a command an extension, template or skill registers shows up everywhere."""
+        return self.app_commands.all()
 
     # ------------------------------------------------------------------ setup
     def _load_theme(self, name: str) -> PiTheme:
@@ -204,7 +211,8 @@ class PiApp(App[int]):
                                     toggle_key=km.first("app.tools.panel"))
         self.status_line = StatusLine(self.pi_theme, spin=self.spin)
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
-        self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, id="prompt")
+        self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, slash_commands=self.slash_commands,
+                                        id="prompt")
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
         with Horizontal(id="main"):
@@ -276,7 +284,8 @@ class PiApp(App[int]):
         self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
-        warnings = [*self._startup_warnings, *session.startup_warnings]
+        warnings = [*self._startup_warnings, *session.startup_warnings,
+                    *self.app_commands.adopt(getattr(session, "commands", None), self.builtin_commands.register)]
         self._startup_warnings = []
         for warning in warnings:
             self.add_notice("warning", str(warning))
@@ -489,10 +498,6 @@ class PiApp(App[int]):
         """Send what was typed during compaction (``SubmitController.flush_compaction_queue``)."""
         await self.submit_flow.flush_compaction_queue(will_retry)
 
-    async def wait_for_session(self, predicate: Callable[[], bool]) -> None:
-        """Wait until ``predicate()`` holds, re-checked after each session event and worker state change."""
-        await self.submit_flow.wait_for_session(predicate)
-
     @property
     def _last_clear(self) -> float:
         return self.key_actions.last_clear
@@ -512,24 +517,6 @@ class PiApp(App[int]):
     async def action_quit(self) -> None:
         """Textual's own quit (Ctrl+Q, the palette's "Quit"): the same safe path."""
         self.quit_controller.request_quit()
-
-    def request_quit(self, exit_code: int = 0, terminal_gone: bool = False) -> None:
-        """Settle the session, then exit (``QuitController.request_quit``)."""
-        self.quit_controller.request_quit(exit_code, terminal_gone)
-
-    @property
-    def quitting(self) -> bool:
-        """True once a quit was requested."""
-        return self.quit_controller.quitting
-
-    @property
-    def on_quit_settled(self) -> Callable[[], None] | None:
-        """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
-        return self.quit_controller.on_settled
-
-    @on_quit_settled.setter
-    def on_quit_settled(self, callback: Callable[[], None] | None) -> None:
-        self.quit_controller.on_settled = callback
 
 
 def _cwd_path(cwd: str) -> Any:

@@ -76,7 +76,7 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     app.open_resume_on_start = resume
     from pi_tui.coding.session.lock import release_all
 
-    app.on_quit_settled = release_all  # the session lock is gone before the process is
+    app.quit_controller.on_settled = release_all  # the session lock is gone before the process is
     try:
         result = app.run()
     finally:

@@ -21,8 +21,10 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import message_to_json
 from pi_tui.coding.modes.json_mode import JsonLineWriter
+from pi_tui.coding.modes.rpc_commands import rpc_commands
 
 Handler = Callable[[Any, dict[str, Any]], Awaitable[Any]]
 
@@ -311,7 +313,9 @@ class RpcServer:
         return {"messages": [message_to_json(m) for m in self.session.messages]}
 
     async def _get_commands(self, command: dict[str, Any]) -> Any:
-        return {"commands": []}
+        """The session's extension commands, prompt templates and skills in pi's shape (``rpc_commands``)."""
+        registry = getattr(self.session, "commands", None)
+        return {"commands": rpc_commands(registry if isinstance(registry, CommandRegistry) else None)}
 
 
 class _Sentinel:

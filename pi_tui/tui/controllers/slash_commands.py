@@ -1,8 +1,10 @@
 """``SlashCommandHandlers``: the built-in slash commands (pi-reference §3.14 "Slash commands").
 
-Messages follow pi: ``✓ New session started``, ``Session name set: …``, ``No agent messages to copy yet.``;
-``/name`` alone shows the name (also when there is none, DIFFERENCES.md). Each handler takes the argument text
-(after the command name, stripped); a handler that raises is reported as an error notice by the runner.
+They are registered into the app's ``CommandRegistry`` (``source="builtin"``) exactly as extensions register
+theirs, so the palette, completion, ``/hotkeys`` and dispatch see one list. Messages follow pi: ``✓ New
+session started``, ``Session name set: …``, ``No agent messages to copy yet.``; ``/name`` alone shows the name
+(also when there is none, DIFFERENCES.md). Each handler takes the argument text (after the command name,
+stripped) and the front end's context (unused by the built-ins); one that raises is reported by the runner.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui import clipboard
+from pi_tui.tui.commands import BUILTIN_COMMANDS
 from pi_tui.tui.controllers.host import AppHost, need_session
 from pi_tui.tui.keymap import DESCRIPTIONS
 from pi_tui.tui.log_setup import log
@@ -20,15 +24,15 @@ from pi_tui.tui.theme_loader import ThemeError, available_themes
 from pi_tui.tui.widgets.footer import format_tokens
 from pi_tui.tui.widgets.transcript_items import SummaryItem
 
-Handler = Callable[[str], Awaitable[None]]
+Handler = Callable[[str, Any], Awaitable[None]]
 
 
 class SlashCommandHandlers:
-    """The built-in commands' handlers, by command name (:meth:`handlers`).
+    """The built-in commands' handlers, by command name (:meth:`handlers`), registered with :meth:`register`.
 
     Given: the ``host``; ``interrupt()`` (Escape's abort, used by ``/new`` while the agent works);
     ``toggle_tools()`` (``/tools``); ``quit()`` (``/quit``); ``run_command(name, arg)`` (runs a command in a
-    worker, reporting failures: the theme picker's choice goes through it); ``command_names()`` (the usage
+    worker, reporting failures: the theme picker's choice goes through it); ``command_usages()`` (the usage
     texts ``/hotkeys`` lists).
     """
 
@@ -43,15 +47,31 @@ class SlashCommandHandlers:
         self._command_usages = command_usages
 
     def handlers(self) -> dict[str, Handler]:
-        """``{name: handler(arg)}`` for every built-in command."""
+        """``{name: handler(arg, context)}`` for every built-in command (``commands.BUILTIN_COMMANDS``)."""
         return {
             "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
             "theme": self.theme, "tools": self.tools, "hotkeys": self.hotkeys, "quit": self.quit,
         }
 
+    def register(self, registry: CommandRegistry) -> list[str]:
+        """Register every built-in into ``registry`` (``source="builtin"``, declaration order). A built-in
+        takes its name back from a command registered earlier (pi: an extension command named like a
+        built-in is skipped); the warnings for those are returned ("Extension command '/x' conflicts ...")."""
+        handlers = self.handlers()
+        warnings = []
+        for decl in BUILTIN_COMMANDS:
+            taken = registry.get(decl.name)
+            if taken is not None and taken.source != "builtin":
+                who = f" ({taken.owner})" if taken.owner else ""
+                warnings.append(f"{taken.source.capitalize()} command '/{decl.name}'{who} conflicts with a "
+                                "built-in command; the built-in is kept.")
+            registry.register(CommandSpec(decl.name, decl.description, handlers[decl.name], usage=decl.usage,
+                                          source="builtin"), replace=True)
+        return warnings
+
     # ------------------------------------------------------------------ model
-    async def model(self, arg: str) -> None:
+    async def model(self, arg: str, context: Any = None) -> None:
         """``/model [search]``: the model picker, filtered by ``arg``."""
         from pi_tui.tui.modals.model_picker import ModelPicker
 
@@ -82,7 +102,7 @@ class SlashCommandHandlers:
         host.update_prompt_mode()
 
     # ------------------------------------------------------------------ sessions
-    async def new(self, arg: str) -> None:
+    async def new(self, arg: str, context: Any = None) -> None:
         """``/new``; while the agent works it asks first (abort the run and start new, or cancel). Aborting
         moves the queued messages into the editor, as Escape does."""
         host = self.host
@@ -104,7 +124,7 @@ class SlashCommandHandlers:
         host.add_notice("info", "✓ New session started")
         host.refresh_footer()
 
-    async def resume(self, arg: str) -> None:
+    async def resume(self, arg: str, context: Any = None) -> None:
         """``/resume``: pick another session of this project."""
         from pi_tui.tui.modals.session_picker import SessionPicker
 
@@ -157,7 +177,7 @@ class SlashCommandHandlers:
 
         host.run_worker(switch(), group="slash")
 
-    async def name(self, arg: str) -> None:
+    async def name(self, arg: str, context: Any = None) -> None:
         """``/name [name]``: set the session name, or show it."""
         host = self.host
         session = need_session(host)
@@ -173,7 +193,7 @@ class SlashCommandHandlers:
         host.refresh_footer()
         host.update_title()
 
-    async def session(self, arg: str) -> None:
+    async def session(self, arg: str, context: Any = None) -> None:
         """``/session``: session info and statistics."""
         session = need_session(self.host)
         if session is None:
@@ -194,14 +214,14 @@ class SlashCommandHandlers:
         ]
         self.host.transcript.add(SummaryItem("session", "\n\n".join(lines), collapsed_by_default=False))
 
-    async def compact(self, arg: str) -> None:
+    async def compact(self, arg: str, context: Any = None) -> None:
         """``/compact [instructions]``."""
         session = need_session(self.host)
         if session is None:
             return
         await maybe_await(session.compact(arg or None))
 
-    async def export(self, arg: str) -> None:
+    async def export(self, arg: str, context: Any = None) -> None:
         """pi's ``/export [path]``: HTML to any path (or one HTML file at the default place when no path is
         given); a ``.md`` path gets the Markdown transcript (a pi-tui addition). The file is rendered and
         written in a thread (a long session's HTML is large): the UI keeps taking keys."""
@@ -214,7 +234,7 @@ class SlashCommandHandlers:
             path = await asyncio.to_thread(session.export_html, arg or None)
         self.host.add_notice("info", f"Session exported to: {path}")
 
-    async def copy(self, arg: str) -> None:
+    async def copy(self, arg: str, context: Any = None) -> None:
         """``/copy``: the last answer to the clipboard."""
         host = self.host
         session = need_session(host)
@@ -227,7 +247,7 @@ class SlashCommandHandlers:
         host.add_notice("info", await clipboard.copy_text(text, host.copy_to_clipboard))
 
     # ------------------------------------------------------------------ the app itself
-    async def theme(self, arg: str) -> None:
+    async def theme(self, arg: str, context: Any = None) -> None:
         """``/theme [name]``: switch theme (a picker without a name)."""
         from pathlib import Path
 
@@ -251,11 +271,11 @@ class SlashCommandHandlers:
             return
         host.add_notice("status", f"Theme: {host.pi_theme.name}")
 
-    async def tools(self, arg: str) -> None:
+    async def tools(self, arg: str, context: Any = None) -> None:
         """``/tools``: show/hide the tool-call panel."""
         self._toggle_tools()
 
-    async def hotkeys(self, arg: str) -> None:
+    async def hotkeys(self, arg: str, context: Any = None) -> None:
         """``/hotkeys``: the keymap and the slash commands."""
         host = self.host
         km = host.keymap
@@ -272,6 +292,6 @@ class SlashCommandHandlers:
         host.transcript.add(item)
         host.transcript.scroll_end_now()
 
-    async def quit(self, arg: str) -> None:
+    async def quit(self, arg: str, context: Any = None) -> None:
         """``/quit``: the safe quit path."""
         self._quit()

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TypeGuard
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeGuard
 
 from textual import events
 from textual.message import Message
@@ -26,6 +27,9 @@ from textual.widgets.text_area import Location
 
 from pi_tui.tui.keymap import Keymap
 from pi_tui.tui.widgets.graphemes import next_boundary, prev_boundary, snap
+
+if TYPE_CHECKING:
+    from pi_tui.tui.commands import CommandInfo
 
 HISTORY_MAX = 100
 PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
@@ -91,9 +95,11 @@ class PromptInput(TextArea):
             self.text = text
             self.cleared = cleared  # ``app.clear``: the editor already cleared itself at key time
 
-    def __init__(self, keymap: Keymap, escape_delay: float = 0.05, **kwargs: object) -> None:
+    def __init__(self, keymap: Keymap, escape_delay: float = 0.05,
+                 slash_commands: Callable[[], Sequence[CommandInfo]] | None = None, **kwargs: object) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=False, **kwargs)  # type: ignore[arg-type]
+        self.slash_commands = slash_commands  # the app's command list (Tab completion); the built-ins if None
         self.cursor_blink = False  # no idle timer (pi draws a steady cursor)
         self.keymap = keymap
         self.escape_delay = escape_delay
@@ -299,9 +305,9 @@ class PromptInput(TextArea):
 
     def _complete_slash(self) -> None:
         """Tab after ``/pre``: complete a unique command (plus a space), else the common prefix; list choices."""
-        from pi_tui.tui.commands import complete_slash
+        from pi_tui.tui.commands import BUILTIN_COMMANDS, complete_slash
 
-        matches = complete_slash(self.text)
+        matches = complete_slash(self.text, self.slash_commands() if self.slash_commands else BUILTIN_COMMANDS)
         if not matches:
             return
         if len(matches) == 1:
