@@ -28,6 +28,7 @@ from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
 from pi_tui.coding.resources import trust
+from pi_tui.coding.resources.commands import attach_resources
 from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
 from pi_tui.coding.retry import RetrySettings
 from pi_tui.coding.session_open import open_session_manager
@@ -175,7 +176,8 @@ def create_agent_session(
     agent_dir = get_agent_dir()
     if trust_project:
         trust.decide(cwd, trust.TrustChoice.ONCE, agent_dir)
-    project_trusted = trust.is_trusted(cwd, agent_dir)
+    trust_status = trust.resolve(cwd, agent_dir)
+    project_trusted = trust_status.trusted
     settings_manager = SettingsManager.create(cwd, agent_dir, project_trusted=project_trusted)
     session_settings = settings or _settings_from(settings_manager)
     access = RegistryModelAccess.create(agent_dir)
@@ -258,7 +260,6 @@ def create_agent_session(
         rebuild_system_prompt=resources.build_system_prompt,
     )
     session.all_tools = all_tools
-    session.resources = resources  # type: ignore[attr-defined]
     session.settings_manager = settings_manager if persist_settings else None
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
         ownership.on_problem = lambda text: session.notify("warning", text)
@@ -269,7 +270,8 @@ def create_agent_session(
     for message in context.messages:
         if getattr(message, "role", None) == "assistant":
             session._last_assistant = message
-    warnings += resources.warnings()  # bad skill/template files, name clashes
+    warnings += [*trust_status.errors, *resources.warnings()]  # trust.json, bad skill/template files, clashes
+    warnings += attach_resources(session, resources)  # /template and /skill:name in session.commands
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
     return session

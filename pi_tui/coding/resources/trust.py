@@ -25,7 +25,8 @@ How the decision is made (:func:`resolve`), first match wins:
 Only the app asks (:func:`needs_decision` says when: resources present and nothing above decided, setting
 ``"ask"``); print, JSON and RPC modes never prompt and skip untrusted project resources
 (:func:`skipped_notice` is the one stderr line they print). :class:`TrustChoice` has the three answers of the
-app's modal: trust (remembered), this time only (not saved), don't load (remembered as ``false``).
+app's modal: trust (remembered), this time only (not saved), don't load (remembered as ``false``); its Escape
+is :attr:`TrustChoice.SKIP` (don't load, not saved).
 
 A trust file that cannot be read is reported in :attr:`TrustStore.errors`, counts as "no saved decision" and is
 never overwritten. Writes are atomic (temp file + rename) under a ``trust.json.lock`` file lock.
@@ -73,6 +74,8 @@ class TrustChoice(enum.StrEnum):
     """Load them for this process only; nothing is saved."""
     DENY = "deny"
     """Do not load them; remembered (``false``) so the app does not ask again."""
+    SKIP = "skip"
+    """Do not load them this time; nothing is saved (the modal's Escape), so the app asks again next start."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ class TrustStatus:
     resources: tuple[str, ...] = ()
     saved_path: str | None = None
     setting: str = "ask"
+    errors: tuple[str, ...] = ()
+    """Problems with ``trust.json`` (unreadable, invalid): shown as warnings; the file counts as empty."""
 
     @property
     def needs_decision(self) -> bool:
@@ -291,14 +296,16 @@ def resolve(
         return TrustStatus(_PROCESS.override, "override", resources)
     if key in _PROCESS.folders:
         return TrustStatus(_PROCESS.folders[key], "override", resources)
-    entry = TrustStore(agent_dir).get_entry(cwd)
+    store = TrustStore(agent_dir)
+    entry = store.get_entry(cwd)
+    errors = tuple(store.errors)
     if not resources:
         trusted = entry[1] if entry is not None else True
-        return TrustStatus(trusted, "no-resources", resources, entry[0] if entry else None)
+        return TrustStatus(trusted, "no-resources", resources, entry[0] if entry else None, errors=errors)
     if entry is not None:
-        return TrustStatus(entry[1], "saved", resources, entry[0])
+        return TrustStatus(entry[1], "saved", resources, entry[0], errors=errors)
     setting = default_project_trust(agent_dir)
-    return TrustStatus(setting == "always", "setting", resources, setting=setting)
+    return TrustStatus(setting == "always", "setting", resources, setting=setting, errors=errors)
 
 
 def is_trusted(
@@ -333,9 +340,9 @@ def decide(cwd: str | os.PathLike[str], choice: TrustChoice | str, agent_dir: st
     Raises ``ValueError`` for an unknown choice.
     """
     choice = TrustChoice(choice)
-    trusted = choice is not TrustChoice.DENY
+    trusted = choice in (TrustChoice.TRUST, TrustChoice.ONCE)
     _PROCESS.folders[canonical_path(cwd)] = trusted
-    if choice is not TrustChoice.ONCE:
+    if choice in (TrustChoice.TRUST, TrustChoice.DENY):
         TrustStore(agent_dir).set(cwd, trusted)
     return trusted
 

@@ -71,6 +71,7 @@ def test_ancestor_agents_skills_need_trust(dirs: tuple[Path, Path, Path]) -> Non
     (trust.TrustChoice.TRUST, True, True),
     (trust.TrustChoice.ONCE, True, None),
     (trust.TrustChoice.DENY, False, False),
+    (trust.TrustChoice.SKIP, False, None),
 ])
 def test_decisions_persist_per_folder(dirs: tuple[Path, Path, Path], choice: trust.TrustChoice, trusted: bool,
                                       saved: bool | None) -> None:
@@ -83,6 +84,17 @@ def test_decisions_persist_per_folder(dirs: tuple[Path, Path, Path], choice: tru
     trust.reset_process_decisions()  # the next start
     assert trust.TrustStore(agent).get(proj) == saved
     assert trust.needs_decision(proj, agent, home=home) is (saved is None)
+
+
+def test_broken_trust_file_is_a_startup_warning(dirs: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_tui.coding.session_factory import create_agent_session
+
+    proj, agent, home = dirs
+    monkeypatch.setenv("PI_TUI_DIR", str(agent))
+    monkeypatch.setenv("HOME", str(home))
+    write(agent / "trust.json", "[1, 2]")
+    session = create_agent_session(str(proj), no_session=True)
+    assert any(str(agent / "trust.json") in w for w in session.startup_warnings)
 
 
 def test_closest_saved_decision_wins_and_symlinks_resolve(dirs: tuple[Path, Path, Path], tmp_path: Path) -> None:
