@@ -99,3 +99,14 @@ def reload_session_resources(session: Any) -> list[str]:
                                            skill_commands=loader.settings.enable_skill_commands)
     session.agent.state.system_prompt = loader.build_system_prompt(session.agent.state.tools)
     return list(dict.fromkeys(warnings))
+
+
+def reload_hook(session: Any) -> Callable[[], None]:
+    """A hook for the extension runtime's ``reload_hooks``: :func:`reload_session_resources`, each warning
+    shown with ``session.notify("warning", ...)``."""
+
+    def hook() -> None:
+        for warning in reload_session_resources(session):
+            session.notify("warning", warning)
+
+    return hook

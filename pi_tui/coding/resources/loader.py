@@ -115,6 +115,18 @@ class ResourceLoader:
             self.cwd, self.agent_dir, "APPEND_SYSTEM.md", project_trusted=self.project_trusted
         )
 
+    def extend(self, skill_paths: Sequence[str] = (), prompt_paths: Sequence[str] = ()) -> None:
+        """Add paths an extension offered (``resources_discover``, pi's ``extendResources``): they load after
+        the discovered ones, like ``--skill``/``--prompt-template``, also after a later :meth:`reload`."""
+        for value in skill_paths:
+            if value not in self.options.skill_paths:
+                self.options.skill_paths.append(value)
+        for value in prompt_paths:
+            if value not in self.options.prompt_template_paths:
+                self.options.prompt_template_paths.append(value)
+        if skill_paths or prompt_paths:
+            self.reload()
+
     def _scope_entries(self, scope: str, key: str) -> list[str]:
         data = self.settings.get_project_settings() if scope == "project" else self.settings.get_global_settings()
         value = data.get(key)

@@ -62,3 +62,32 @@ def test_cli_flags_reach_the_session_options() -> None:
     assert options["skill_paths"] == ["a", "b"] and options["no_skills"] is True
     assert options["prompt_template_paths"] == ["t.md"] and options["no_prompt_templates"] is True
     assert options["trust_project"] is True and args.messages == ["hi"]
+
+
+def test_reload_rediscovers_and_rebuilds_the_prompt(env: Path) -> None:
+    from pi_tui.coding.resources.commands import reload_hook, reload_session_resources
+
+    session = create_agent_session(str(env / "proj"), no_session=True)
+    assert "<available_skills>" not in session.agent.state.system_prompt and "review" not in session.commands
+    skill(env / "agent" / "skills", "late", description="added later")
+    write(env / "agent" / "prompts" / "review.md", "Review $1")
+    write(env / "proj" / "AGENTS.md", "Project rule.")
+    write(env / "agent" / "prompts" / "bad.md", "---\ndescription: [x\n---\n")
+    warnings = reload_session_resources(session)
+    prompt = session.agent.state.system_prompt
+    assert "<name>late</name>" in prompt and "Project rule." in prompt
+    assert "review" in session.commands and "skill:late" in session.commands
+    assert len(warnings) == 1 and "bad.md" in warnings[0]
+    shown: list[tuple[str, str]] = []
+    session.notify = lambda level, text: shown.append((level, text))  # type: ignore[method-assign]
+    reload_hook(session)()
+    assert shown == [("warning", warnings[0])]
+
+
+def test_extension_offered_paths_load_after_discovery(env: Path) -> None:
+    session = create_agent_session(str(env / "proj"), no_session=True)
+    extra = skill(env / "ext", "from-ext")
+    template = write(env / "ext" / "t.md", "T")
+    session.resources.extend([str(extra)], [str(template)])  # type: ignore[attr-defined]
+    assert [s.name for s in session.resources.skills] == ["from-ext"]  # type: ignore[attr-defined]
+    assert [t.name for t in session.resources.prompt_templates] == ["t"]  # type: ignore[attr-defined]
