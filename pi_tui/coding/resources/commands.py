@@ -7,8 +7,8 @@ default) in autocomplete and RPC ``get_commands``, and expands both inside ``Age
 * :func:`register_resource_commands` puts them into the session's
   :class:`~pi_tui.coding.extensions.registries.CommandRegistry` (``source="template"``/``"skill"``, ``owner``
   the file). A name already taken by a built-in or an extension command is left to it (pi: extension commands
-  run first) and the template is reported in the returned warnings. Their handler sends ``/name args`` as a
-  prompt (steering while the agent works), so a front end may call it or simply submit the text.
+  run first) and the template is reported in the returned warnings. Their handler expands ``/name args`` and
+  sends it as a prompt (steering while the agent works).
 * :func:`expand_input` is the expansion the session applies to every prompt, steer and follow-up text.
 * :func:`reload_session_resources` re-reads settings, skills, templates, context files and SYSTEM.md,
   re-registers the commands and rebuilds the system prompt (``/reload``).
@@ -42,6 +42,9 @@ def expand_input(text: str, loader: ResourceLoader, on_error: Callable[[str], No
 def _prompt_handler(session: Any, name: str) -> Callable[[str, Any], Any]:
     async def run(args: str, _context: Any) -> None:
         text = f"/{name} {args}".rstrip() if args else f"/{name}"
+        loader: ResourceLoader | None = getattr(session, "resources", None)
+        if loader is not None:
+            text = expand_input(text, loader, lambda message: session.notify("error", message))
         behaviour = "steer" if getattr(session, "is_streaming", False) else None
         await session.prompt(text, streaming_behavior=behaviour)
 
