@@ -24,6 +24,7 @@ from pi_tui.coding.session.entries import (
     MessageEntry,
     SessionEntryBase,
 )
+from pi_tui.coding.session.tool_results import INTERRUPTED_TEXT
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
@@ -51,20 +52,43 @@ def tool_calls_of(message: Any) -> list[Any]:
 
 
 BLOCKED_TEXT = "Tool execution was blocked"  # pi_tui.agent.tool_execution (before_tool_call without a reason)
+UNFINISHED = ("pending", "queued", "running")
 
 
 def apply_tool_result(item: ToolItem, content: Any, details: Any, is_error: bool) -> None:
     """Complete ``item`` with a result (from a ``toolResult`` message or ``tool_execution_end``).
 
-    Status: ``blocked`` when ``details.blocked`` is set or the error text is pi's blocked text, else
-    ``error``/``done``.
+    Status: ``blocked`` when ``details.blocked`` is set or the error text is pi's blocked text,
+    ``interrupted`` for the result a resumed session gives a call that never finished
+    (``session/tool_results.INTERRUPTED_TEXT``), else ``error``/``done``.
     """
     item.result_text = tool_format.result_text(content)
     item.details = details
     blocked = (isinstance(details, dict) and bool(details.get("blocked"))) or (
         is_error and item.result_text.startswith(BLOCKED_TEXT))
-    item.status = "blocked" if blocked else ("error" if is_error else "done")
+    interrupted = is_error and item.result_text == INTERRUPTED_TEXT
+    item.status = "blocked" if blocked else "interrupted" if interrupted else ("error" if is_error else "done")
     item.changed()
+
+
+def mark_interrupted(item: ToolItem) -> bool:
+    """An unfinished call (pending, queued, running) whose run is over: shown as ``interrupted`` with the text
+    the resumed session's context gives it (``session/tool_results.py``). False when it had finished."""
+    if item.status not in UNFINISHED:
+        return False
+    item.status = "interrupted"
+    item.result_text = INTERRUPTED_TEXT
+    item.changed()
+    return True
+
+
+def close_unanswered(items: list[TranscriptItem], keep_open: set[str] | frozenset[str] = frozenset()) -> None:
+    """Every call of ``items`` that has no result and is not in ``keep_open`` (the calls of a run still going
+    on) is interrupted (issue 9: after a crash and ``-c`` the tool panel listed such a call as "queued" for ever
+    while the model was told it was interrupted)."""
+    for item in items:
+        if isinstance(item, ToolItem) and item.tool_call_id not in keep_open:
+            mark_interrupted(item)
 
 
 def item_for_message(message: Any) -> TranscriptItem | None:
@@ -227,6 +251,19 @@ def items_from_branch(branch: list[SessionEntryBase]) -> list[TranscriptItem]:
 
 
 def items_for_session(session: Any) -> list[TranscriptItem]:
+    """Items for what the app shows of ``session`` (:func:`_session_items`); every call with no result is
+    interrupted except, while the session streams, those of its last assistant message (still running)."""
+    items = _session_items(session)
+    keep_open: set[str] = set()
+    if getattr(session, "is_streaming", False):
+        last = next((i for i in reversed(items) if isinstance(i, AssistantItem)), None)
+        if last is not None:
+            keep_open = {str(field(c, "id", "")) for c in tool_calls_of(last.message)}
+    close_unanswered(items, keep_open)
+    return items
+
+
+def _session_items(session: Any) -> list[TranscriptItem]:
     """Items for what the app shows of ``session``: its messages, plus the compacted history of its branch.
 
     Without a compaction on the branch this is ``items_from_messages(session.messages)``. With one, the items

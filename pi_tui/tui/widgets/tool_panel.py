@@ -29,12 +29,14 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets import tool_format
-from pi_tui.tui.widgets.transcript_items import ToolItem
+from pi_tui.tui.widgets.transcript_items import TOOL_FAILED, TOOL_FINISHED, ToolItem
 
-STATUS_ICON = {"pending": "…", "queued": "◌", "running": "●", "done": "✓", "error": "✗", "blocked": "⊘"}
+STATUS_ICON = {"pending": "…", "queued": "◌", "running": "●", "done": "✓", "error": "✗", "blocked": "⊘",
+               "interrupted": "✗"}
 STATUS_LABEL = {"pending": "queued", "queued": "queued", "running": "running", "done": "done", "error": "error",
-                "blocked": "blocked"}
-FINISHED = ("done", "error", "blocked")
+                "blocked": "blocked", "interrupted": "interrupted"}
+LABEL_WIDTH = max(len(label) for label in STATUS_LABEL.values())
+FINISHED = TOOL_FINISHED
 
 
 def elapsed_text(item: ToolItem, show_timing: bool = True) -> str:
@@ -51,11 +53,12 @@ def short_form(item: ToolItem) -> str:
 
 
 def row_text(item: ToolItem, theme: PiTheme, width: int = 60, show_timing: bool = True) -> Text:
-    """One list row, ``width`` cells: ``✓ done    $ ls -la                 0.3s``."""
+    """One list row, ``width`` cells: ``✓ done        $ ls -la             0.3s`` (the status column fits
+    the longest label, ``interrupted``)."""
     status = item.status
-    style = {"done": theme.fg("success"), "error": theme.fg("error"), "blocked": theme.fg("error"),
-             "running": theme.fg("accent")}.get(status, theme.fg("muted"))
-    head = f"{STATUS_ICON[status]} {STATUS_LABEL[status]:<8}"
+    style = (theme.fg("error") if status in TOOL_FAILED else
+             {"done": theme.fg("success"), "running": theme.fg("accent")}.get(status, theme.fg("muted")))
+    head = f"{STATUS_ICON[status]} {STATUS_LABEL[status]:<{LABEL_WIDTH}}"
     tail = "  " + elapsed_text(item, show_timing)
     room = max(8, width - len(head) - len(tail))
     call = short_form(item)
@@ -269,7 +272,7 @@ class ToolPanel(Vertical):
         head = Text.assemble((f"{item.name} ", "bold"), (f"[{STATUS_LABEL[item.status]}] ", t.fg("accent")),
                              (f"id {item.tool_call_id} · {elapsed_text(item, self.show_timing)}", t.fg("dim")))
         label = "Result" if finished else "Output so far"
-        out_style = t.fg("error") if item.status in ("error", "blocked") else t.fg("toolOutput")
+        out_style = t.fg("error") if item.status in TOOL_FAILED else t.fg("toolOutput")
         detail.update(Group(head, Text(short_form(item), style=t.fg("toolTitle") or "bold"),
                             Text("Arguments", style="bold"), Text(args, style=t.fg("muted")),
                             Text(label, style="bold"), Text(out or "(none)", style=out_style)))

@@ -298,13 +298,16 @@ class AssistantItem(TranscriptItem):
         return ([blank_strip(width)] if gap else []) + strips
 
 
-TOOL_STATUSES = ("pending", "queued", "running", "done", "error", "blocked")
+TOOL_STATUSES = ("pending", "queued", "running", "done", "error", "blocked", "interrupted")
+TOOL_FAILED = ("error", "blocked", "interrupted")  # an error result (``interrupted``: the run or process ended first)
+TOOL_FINISHED = ("done", *TOOL_FAILED)
 
 
 class ToolItem(TranscriptItem):
     """One tool call: call line and result preview on a status-coloured background.
 
-    ``status``: pending (arguments streaming), queued, running, done, error, blocked. ``expanded`` is the
+    ``status``: pending (arguments streaming), queued, running, done, error, blocked, interrupted (the run or
+    the process ended before the call finished: no result was ever stored). ``expanded`` is the
     item's own toggle (click); ``ctx.expand_tools`` (Ctrl+O) expands every tool item.
     """
 
@@ -345,8 +348,8 @@ class ToolItem(TranscriptItem):
 
     def build(self, ctx: RenderContext, width: int) -> list[Strip]:
         t = ctx.theme
-        bg_token = {"done": "toolSuccessBg", "error": "toolErrorBg", "blocked": "toolErrorBg"}.get(
-            self.status, "toolPendingBg")
+        bg_token = "toolSuccessBg" if self.status == "done" else (
+            "toolErrorBg" if self.status in TOOL_FAILED else "toolPendingBg")
         expanded = self.expanded or ctx.expand_tools
         parts: list[RenderableType | None] = [
             Text(tool_format.call_line(self.name, self.args), style=t.fg("toolTitle", bold=True))]
@@ -361,12 +364,12 @@ class ToolItem(TranscriptItem):
             parts.append(ctx.syntax_block("\n".join(pv.lines), lang))
             if pv.hint:
                 parts.append(Text(pv.hint, style=t.fg("muted")))
-        text = self.result_text if self.status in ("done", "error", "blocked") else self.partial_text
+        text = self.result_text if self.status in TOOL_FINISHED else self.partial_text
         text = tool_format.without_tool_notice(text, self.details)
-        show_output = self.name not in ("write", "edit") or self.status in ("error", "blocked")
+        show_output = self.name not in ("write", "edit") or self.status in TOOL_FAILED
         if text and show_output:
             pv = tool_format.preview(self.name, text, expanded, width=max(1, width - 2), expand_key=ctx.expand_key)
-            style = t.fg("error") if self.status in ("error", "blocked") else output
+            style = t.fg("error") if self.status in TOOL_FAILED else output
             body = Text("\n".join(pv.lines), style=style)
             hint = Text(pv.hint, style=t.fg("muted")) if pv.hint else None
             parts.extend([hint, body] if pv.hint_above else [body, hint])
