@@ -356,7 +356,8 @@ class PiApp(App[int]):
         self._footer_pending = False
         if self._multi_provider is None and self.session_ready:
             self._multi_provider = len({m.provider for m in self._safe_models()}) > 1
-        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider)))
+        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider),
+                                         starting=self.session_error is None))
 
     def _on_session_event(self, event: Any) -> None:
         """The session listener: apply ``event`` to the widgets; a failure is logged and shown once (it used

@@ -76,11 +76,13 @@ def git_branch(cwd: str) -> str | None:
 
 
 def footer_data(session: TuiSession | None, cwd_display: str, branch: str | None,
-                multi_provider: bool = False) -> FooterData:
+                multi_provider: bool = False, starting: bool = True) -> FooterData:
     """Footer figures from ``get_session_totals()`` (else ``get_session_stats()``), ``get_context_usage()``,
-    ``model``, ``thinking_level``."""
+    ``model``, ``thinking_level``. With no session, ``starting`` (it is still being built) shows the model as
+    loading; False (it could not be built) shows none."""
     d = FooterData(cwd=cwd_display, branch=branch, multi_provider=multi_provider)
     if session is None:
+        d.loading = starting
         return d
     d.session_name = session.session_name
     totals = _call(session, "get_session_totals")  # the whole session's, compacted turns included (pi)

@@ -1,7 +1,8 @@
 """Footer (pi-reference §3.14): cwd (~), git branch, session name; token totals, cost, context %, model.
 
 Line 1: ``~/proj (main) • my session``. Line 2: ``↑1.2k ↓340 R12k W1.1k $0.012 23.4%/200k (auto)`` on the
-left, ``(provider) model-id • medium`` on the right. Context % uses the warning colour above 70 and the error
+left, ``(provider) model-id • medium`` on the right (``loading model…`` while the session is still being
+built at start-up, ``no model`` only when there is none, as pi's ``no-model``). Context % uses the warning colour above 70 and the error
 colour above 90. Token numbers use pi's format (``format_tokens``).
 """
 
@@ -14,6 +15,8 @@ from rich.text import Text
 from textual.widget import Widget
 
 from pi_tui.tui.theme_loader import PiTheme
+
+LOADING_TEXT = "loading model…"  # start-up, before the session (and so the model) exists; not "no model"
 
 
 def format_tokens(n: float) -> str:
@@ -58,6 +61,7 @@ class FooterData:
     thinking_level: str | None = None
     reasoning: bool = False
     multi_provider: bool = False
+    loading: bool = False  # the session is still being built (start-up): the model is not known yet
 
 
 def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]:
@@ -93,7 +97,7 @@ def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]
         left.append(f"{pct}/{format_tokens(d.context_window)}", style=style)
         if d.auto_compact:
             left.append(" (auto)")
-    right = d.model_id or "no model"
+    right = d.model_id or (LOADING_TEXT if d.loading else "no model")
     if d.reasoning:
         right += f" • {d.thinking_level}" if d.thinking_level and d.thinking_level != "off" else " • thinking off"
     if d.multi_provider and d.provider:
