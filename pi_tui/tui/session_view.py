@@ -191,6 +191,7 @@ class SessionView:
         if follow is None:
             follow = field(event, "followUp", []) or []
         self.app.queue_view.set_queues(list(steering), list(follow))
+        self.app.status_line.set_queue_note(self.app.queue_view.summary())  # tiny screens show it there
 
     def on_compaction_start(self, event: Any) -> None:
         self.app.compacting = True

@@ -54,3 +54,52 @@ async def test_every_queued_message_is_shown_or_counted(tmp_path: Path, size: tu
         await wait_until(pilot, lambda: "later 10" in app.prompt_input.text)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.working)
+
+
+def test_one_row_holds_a_summary_of_the_whole_queue() -> None:
+    assert queue_lines(["a", "b"], ["c"], "Alt+Up", max_rows=1) == [
+        ("hint", "↳ 3 queued (2 steering, 1 follow-up) · Alt+Up to edit")]
+    assert queue_lines([], ["c"], "Alt+Up", max_rows=1) == [("hint", "↳ Follow-up: c · Alt+Up to edit")]
+    assert queue_lines(["a"], [], "Alt+Up", max_rows=1) == [("hint", "↳ Steering: a · Alt+Up to edit")]
+
+
+@pytest.mark.parametrize("size,start", [((60, 8), (60, 8)), ((80, 6), (80, 6)), ((60, 8), (60, 16))])
+@pytest.mark.anyio
+async def test_a_tiny_terminal_still_shows_that_messages_are_queued(tmp_path: Path, size: tuple[int, int],
+                                                                    start: tuple[int, int]) -> None:
+    """Below 9 rows the queue was hidden entirely (found by a new-user run): the status line carries a
+    summary (also after shrinking the terminal while messages are queued)."""
+    session, _ = make_session(tmp_path, [
+        faux_assistant_message(faux_tool_call("bash", {"command": "sleep 30"}), stop_reason="toolUse"),
+        faux_assistant_message("never"),
+    ])
+    app = make_app(session)
+    async with app.run_test(size=start) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.press(*keys_for("go"), "enter")
+        await wait_until(pilot, lambda: any(isinstance(i, ToolItem) and i.status == "running"
+                                            for i in app.transcript.items))
+        app.prompt_input.insert("steer me")
+        await pilot.press("enter")
+        app.prompt_input.insert("later")
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: len(app.queue_view.follow_up) == 1 and len(app.queue_view.steering) == 1)
+        if start != size:
+            await pilot.pause(0.1)
+            await pilot.resize_terminal(*size)
+        await pilot.pause(0.2)
+        screen = _screen_text(app)
+        assert "2 queued · Alt+Up to edit" in screen
+        assert "Working" in screen  # the status keeps its place on the same line
+        rows = screen.split("\n")
+        assert len(rows) == size[1] and "faux-1" in rows[-1]  # the footer is still on screen
+        assert "Enter: steer" in screen  # and the editor
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.working)
+
+
+def _screen_text(app: object) -> str:
+    """The visible screen as plain text (the compositor's lines)."""
+    from textual.app import App
+    assert isinstance(app, App)
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

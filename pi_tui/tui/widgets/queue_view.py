@@ -21,7 +21,8 @@ def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
 
     ``max_rows`` (the rows the widget has; ``None``: unlimited) keeps the hint line whatever the height: when
     the items do not all fit, the first ones are shown and the hint says how many more are queued
-    (``↳ +2 more · Alt+Up to edit all queued messages``), so a short terminal never hides messages silently.
+    (``↳ +2 more · Alt+Up to edit all queued messages``), so a short terminal never hides messages silently;
+    one row holds a summary (``↳ 3 queued (2 steering, 1 follow-up) · Alt+Up to edit``).
     """
     items: list[tuple[str, str]] = [("steer", "Steering: " + _first_line(t)) for t in steering]
     items += [("follow", "Follow-up: " + _first_line(t)) for t in follow_up]
@@ -32,8 +33,21 @@ def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
         return [*items, ("hint", f"↳ {hint}")]
     if max_rows <= 0:
         return []
+    if max_rows == 1:  # tiny terminals: one line still says what is queued (it was hidden below 9 rows)
+        return [("hint", f"↳ {queue_summary(steering, follow_up)} · {dequeue_key} to edit")]
     shown = items[: max_rows - 1]
     return [*shown, ("hint", f"↳ +{len(items) - len(shown)} more · {hint}")]
+
+
+def queue_summary(steering: list[str], follow_up: list[str]) -> str:
+    """``Steering: fix it`` for one message, else ``3 queued (2 steering, 1 follow-up)`` ("" for none)."""
+    if not steering and not follow_up:
+        return ""
+    if len(steering) + len(follow_up) == 1:
+        return ("Steering: " + _first_line(steering[0])) if steering else ("Follow-up: " + _first_line(follow_up[0]))
+    kinds = [f"{len(steering)} steering"] if steering else []
+    kinds += [f"{len(follow_up)} follow-up"] if follow_up else []
+    return f"{len(steering) + len(follow_up)} queued ({', '.join(kinds)})"
 
 
 def _first_line(text: str) -> str:
@@ -72,6 +86,12 @@ class QueueView(Widget):
         self.steering = list(steering)
         self.follow_up = list(follow_up)
         self._update_display()
+
+    def summary(self) -> str:
+        """A short line for everything queued (``2 queued · Alt+Up to edit``; "" when empty): what the status
+        line shows when the terminal is too short for this widget."""
+        count = len(self.steering + self.local_steering + self.follow_up + self.local_follow_up)
+        return f"{count} queued · {self.dequeue_key} to edit" if count else ""
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """Every line (the CSS ``max-height`` then caps it; ``render`` fits the lines into what is left)."""

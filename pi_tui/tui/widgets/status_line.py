@@ -1,6 +1,8 @@
 """Status line above the queue and editor: "Working...", retry countdown, compaction (pi-reference §3.14).
 
-Hidden when there is nothing to say. The spinner and the retry countdown run on timers that exist only
+Hidden when there is nothing to say. On tiny terminals (the screen's ``-tiny`` breakpoint class, below 9 rows)
+the queue area has no row, so the status line carries the queue's one-line summary (``queue_note``) after its
+message: a queued message is never hidden (issue 9, new-user run). The spinner and the retry countdown run on timers that exist only
 while the status is active; an idle app runs no timer.
 """
 
@@ -34,6 +36,24 @@ class StatusLine(Widget):
         self._timer: Timer | None = None
         self._deadline: float | None = None
         self._template: Callable[[int], str] = str
+        self.queue_note = ""  # QueueView.summary(): shown only on tiny screens, where the queue has no row
+
+    def set_queue_note(self, note: str) -> None:
+        """The queue's one-line summary ("" when nothing is queued)."""
+        self.queue_note = note
+        self._sync_display()
+        self.refresh()
+
+    @property
+    def tiny(self) -> bool:
+        """The app's tiny-terminal breakpoint is on (the queue widget has no row there)."""
+        return bool(self.is_mounted and self.screen.has_class("-tiny"))
+
+    def _sync_display(self) -> None:
+        self.display = bool(self.message or (self.queue_note and self.tiny))
+
+    def on_resize(self) -> None:
+        self._sync_display()
 
     def show(self, message: str) -> None:
         """Show ``message`` with a spinner (starts the spinner timer)."""
@@ -54,10 +74,10 @@ class StatusLine(Widget):
         self.refresh()
 
     def clear(self) -> None:
-        """Hide and stop every timer."""
+        """Hide (unless a tiny screen shows the queue note here) and stop every timer."""
         self.message = ""
         self._deadline = None
-        self.display = False
+        self._sync_display()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -81,7 +101,17 @@ class StatusLine(Widget):
     def render(self) -> Text:
         t = self.pi_theme
         spin = SPINNER[self._frame] if self.spin else "•"
-        line = Text.assemble((spin + " ", t.fg("accent")), (self.message, t.fg("muted")), no_wrap=True,
-                             overflow="ellipsis")
-        line.truncate(max(1, self.content_size.width), overflow="ellipsis")  # one row: never wraps
+        width = max(1, self.content_size.width)
+        note = self.queue_note if self.tiny else ""
+        if not self.message:
+            line = Text(f"↳ {note}", style=t.fg("dim", italic=True), no_wrap=True, overflow="ellipsis")
+        else:
+            message = self.message
+            room = width - len(spin) - 1 - (len(note) + 3 if note else 0)
+            if note and len(message) > room:  # the queue note keeps its place; the message gives way
+                message = message[: max(1, room - 1)] + "…"
+            line = Text.assemble((spin + " ", t.fg("accent")), (message, t.fg("muted")),
+                                 (f" · {note}" if note else "", t.fg("dim", italic=True)), no_wrap=True,
+                                 overflow="ellipsis")
+        line.truncate(width, overflow="ellipsis")  # one row: never wraps
         return line
