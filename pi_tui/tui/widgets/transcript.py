@@ -89,6 +89,7 @@ class Transcript(ScrollView, can_focus=False):
         self._cached: OrderedDict[int, TranscriptItem] = OrderedDict()
         self._laid_out = False
         self._rescroll_pending = False
+        self._repaint_pending = False  # render_line painted a stale render; a repaint follows its new render
         self.render_count = 0  # items rendered (for tests and benchmarks)
 
     # ----------------------------------------------------------------- geometry
@@ -409,6 +410,12 @@ class Transcript(ScrollView, can_focus=False):
         if round(old_value) != round(new_value):
             self.call_later(self._ensure_visible_rendered)
 
+    def _repaint_stale(self) -> None:
+        """Render what ``render_line`` painted from a stale render, then repaint (even when no height moved)."""
+        self._repaint_pending = False
+        self._ensure_visible_rendered()
+        self.refresh()
+
     def _new_output_strip(self, width: int) -> Strip:
         t = self.ctx.theme
         label = f" {NEW_OUTPUT_LABEL.format(key=self.bottom_key)} "[:width]
@@ -428,11 +435,16 @@ class Transcript(ScrollView, can_focus=False):
             return blank_strip(width)
         i, row = found
         item = self.items[i]
-        if not item.is_cached(self.ctx, self._width or width):
-            # Rendered lazily here only if the pre-render pass missed it; geometry is fixed next refresh.
-            self.call_later(self._ensure_visible_rendered)
-            return blank_strip(width)
-        strips = item.strips(self.ctx, self._width or width)
+        if item.is_cached(self.ctx, self._width or width):
+            strips = item.strips(self.ctx, self._width or width)
+        else:
+            # Changed since its last render (a streamed chunk) or never rendered here: paint the last render
+            # until the new one is made (blank lines flashed the transcript empty while a reply streamed),
+            # and repaint once it is.
+            strips = item.last_strips(self._width or width)
+            if not self._repaint_pending:
+                self._repaint_pending = True
+                self.call_later(self._repaint_stale)
         if row >= len(strips):
             return blank_strip(width)
         # Hand Textual a fresh Strip: it caches crop/extend results on the strip itself (often the strip itself, a

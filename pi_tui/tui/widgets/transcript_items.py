@@ -96,6 +96,12 @@ class TranscriptItem:
             self._last_measure = (width, len(self._strips))
         return self._strips
 
+    def last_strips(self, width: int) -> list[Strip]:
+        """The latest render at ``width``, even if the item changed since (``[]`` when there is none): what
+        the transcript paints until the new render is made, instead of blank lines (issue 9: the transcript
+        flashed blank while a reply streamed)."""
+        return self._strips if self._key is not None and self._key[0] == width else []
+
     def evict(self) -> None:
         """Drop the cached strips (memory); the measured heights are kept."""
         self._strips = []
