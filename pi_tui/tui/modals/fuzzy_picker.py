@@ -1,7 +1,8 @@
 """A modal list with a fuzzy filter input; the base of the model and session pickers.
 
 Typing filters the entries with Textual's fuzzy matcher (best matches first); Enter picks the highlighted
-entry, Escape closes without a choice (the screen is dismissed with ``None``).
+entry, Escape closes without a choice (the screen is dismissed with ``None``). A filter that matches nothing
+shows ``empty_text`` (pi's model selector: ``No matching models``) as a line that cannot be picked.
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ class FuzzyPicker(ModalScreen[Any]):
     BINDINGS = [Binding("escape", "cancel", "Close", show=False)]
 
     def __init__(self, title: str, entries: list[PickerEntry], hint: str = "↑↓ select · Enter choose · Esc close",
-                 query: str = "") -> None:
+                 query: str = "", empty_text: str = "No matches") -> None:
         super().__init__()
+        self.empty_text = empty_text
         self.title_text = title
         self.entries = entries
         self.hint = hint
@@ -92,6 +94,8 @@ class FuzzyPicker(ModalScreen[Any]):
             if e.detail:
                 text.append("  " + e.detail, style="dim")
             options.append(Option(text))
+        if not options:  # say so: an empty list looked broken (issue 9, ``/model nonexistent``)
+            options.append(Option(Text("  " + self.empty_text, style="dim italic"), disabled=True))
         ol.add_options(options)
         if self.shown:
             current = next((i for i, e in enumerate(self.shown) if e.current), 0)

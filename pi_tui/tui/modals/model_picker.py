@@ -29,4 +29,5 @@ class ModelPicker(FuzzyPicker):
 
     def __init__(self, models: list[Any], current: Any = None, local: list[Any] | None = None,
                  query: str = "") -> None:
-        super().__init__("Select model", model_entries(models, current, local), query=query)
+        super().__init__("Select model", model_entries(models, current, local), query=query,
+                         empty_text="No matching models")  # pi's model selector

@@ -23,4 +23,5 @@ class SessionPicker(FuzzyPicker):
     """Dismisses with the chosen session file path (str) or ``None``."""
 
     def __init__(self, infos: list[Any]) -> None:
-        super().__init__("Resume session", session_entries(infos))
+        super().__init__("Resume session", session_entries(infos),
+                         empty_text="No matching sessions" if infos else "No sessions yet in this project")
