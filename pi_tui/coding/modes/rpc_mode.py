@@ -254,10 +254,25 @@ class RpcServer:
         return _NULL if level is None else {"level": level}
 
     async def _set_steering_mode(self, command: dict[str, Any]) -> Any:
-        self.session.agent.steering_mode = _queue_mode(command.get("mode"))
+        mode = _queue_mode(command.get("mode"))
+        self.session.agent.steering_mode = mode
+        self._save_queue_mode("set_steering_mode", mode)
 
     async def _set_follow_up_mode(self, command: dict[str, Any]) -> Any:
-        self.session.agent.follow_up_mode = _queue_mode(command.get("mode"))
+        mode = _queue_mode(command.get("mode"))
+        self.session.agent.follow_up_mode = mode
+        self._save_queue_mode("set_follow_up_mode", mode)
+
+    def _save_queue_mode(self, setter: str, mode: str) -> None:
+        """Save the mode to settings.json (``steeringMode``/``followUpMode``), as pi 0.73.1's
+        ``AgentSession.setSteeringMode``/``setFollowUpMode`` do; a session without a settings manager (SDK,
+        tests) saves nothing. A failed save becomes the session's warning notice, the mode stays set."""
+        manager = getattr(self.session, "settings_manager", None)
+        if manager is None:
+            return
+        getattr(manager, setter)(mode)
+        for error in manager.drain_errors():
+            self.session.notify("warning", error)
 
     async def _compact(self, command: dict[str, Any]) -> Any:
         return await self.session.compact(command.get("customInstructions"))
