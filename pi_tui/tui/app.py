@@ -301,9 +301,8 @@ class PiApp(App[int]):
     def rebuild_transcript(self) -> None:
         """Re-create every item from the session (its messages and compacted history; session switch, compaction)."""
         self.view.reset()
-        self.transcript.clear()
         items = items_for_session(self.session) if self.session is not None else []
-        self.transcript.extend(items)
+        self.transcript.replace_items(items)  # a scrolled-up reader keeps the place (issue 9)
         tools = [item for item in items if isinstance(item, ToolItem)]
         for item in tools:
             self.view.tools[item.tool_call_id] = item

@@ -248,6 +248,49 @@ class Transcript(ScrollView, can_focus=False):
         self._place()
         self._ensure_visible_rendered()
 
+    def replace_items(self, items: Iterable[TranscriptItem]) -> None:
+        """Replace every item (the transcript rebuilt from the session: compaction, resync, switch) keeping a
+        scrolled-up reader's place (issue 9: a compaction jumped the view to the end): the item at the top
+        line is found again among ``items`` (same kind and text, same occurrence) and kept at the top at the
+        same row; when the rebuild folds it under a collapsed summary, that summary is. A view that follows
+        the end, or whose item is gone, is at the end."""
+        new = list(items)
+        anchor = None if self._following else self._find_anchor(new)
+        self.clear()
+        self.extend(new)
+        if anchor is None:
+            return
+        item, row = anchor
+        i = self._index[id(item)]
+        self._following = False
+        self._view_anchor = _ViewAnchor(item, row, self._table.heights[i], self._width)
+        self._place()
+        self._ensure_visible_rendered()
+
+    def _find_anchor(self, new: list[TranscriptItem]) -> tuple[TranscriptItem, int] | None:
+        """The item of ``new`` (and row) standing for the current anchor (``replace_items``)."""
+        found = self.item_at_line(int(self.scroll_y))
+        if found is None:
+            return None
+        old_i, row = found
+        old = self.items[old_i]
+
+        def key(item: TranscriptItem) -> tuple[str, str]:
+            return type(item).__name__, item.plain_text()
+
+        wanted = key(old)
+        occurrence = sum(1 for it in self.items[:old_i] if key(it) == wanted)
+        matches = [it for it in new if key(it) == wanted]
+        if not matches:
+            return None
+        match = matches[min(occurrence, len(matches) - 1)]
+        if match.fold_owner is not None and match.folded(self.ctx):
+            owner = match.fold_owner  # the outermost summary that is shown
+            while owner.fold_owner is not None and owner.folded(self.ctx):
+                owner = owner.fold_owner
+            return owner, 0
+        return match, row
+
     def clear(self) -> None:
         """Remove every item."""
         self.items.clear()
