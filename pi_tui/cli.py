@@ -253,20 +253,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         options = {**args.session_options(cwd), "strict_config": True}  # a config error is an exit code, not a warning
         return run_print_mode(options, messages, json_mode=(mode == "json"))
+    from pi_tui.tui.early_input import hold_typed_keys
+
+    restore_terminal = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
     try:
-        from pi_tui.tui.app import run_app
-    except ImportError as exc:
-        print(
-            f"The interactive interface is not available in this build ({exc}). "
-            "Use -p \"prompt\", --mode json or --mode rpc.",
-            file=sys.stderr,
-        )
-        return 1
-    options = args.session_options(cwd)
-    options["theme"] = args.theme
-    options["resume"] = args.resume
-    options["initial_messages"] = args.messages
-    result = run_app(options)
+        try:
+            from pi_tui.tui.app import run_app
+        except ImportError as exc:
+            restore_terminal()
+            print(
+                f"The interactive interface is not available in this build ({exc}). "
+                "Use -p \"prompt\", --mode json or --mode rpc.",
+                file=sys.stderr,
+            )
+            return 1
+        options = args.session_options(cwd)
+        options["theme"] = args.theme
+        options["resume"] = args.resume
+        options["initial_messages"] = args.messages
+        result = run_app(options)
+    finally:
+        restore_terminal()
     return int(result or 0)
 
 

@@ -253,10 +253,12 @@ class PiApp(App[int]):
                 for warning in self._startup_warnings:
                     self.add_notice("warning", warning)
                 self.add_notice("error", f"Could not start the session: {exc}")
+                self._give_back_pending()
                 self.refresh_footer()
                 return
         if self.session is None:
             self.add_notice("error", "No session")
+            self._give_back_pending()
             return
         self.attach_session(self.session)
         self.call_after_refresh(freeze_heap)
@@ -266,6 +268,14 @@ class PiApp(App[int]):
             self.run_slash("/resume")
         for text in self.initial_messages:
             await self.submit_text(text)
+        if self.submit_flow.compaction_queue:  # typed before the session existed: sent now, in order
+            await self.submit_flow.flush_compaction_queue()
+
+    def _give_back_pending(self) -> None:
+        """No session after all: what was typed meanwhile goes back to the editor (never lost)."""
+        texts = self.submit_flow.take_compaction_queue()
+        if texts:
+            self.prompt_input.set_text("\n\n".join([*texts, self.prompt_input.text.strip()]).strip())
 
     async def _find_branch(self, source: Callable[[str], str | None]) -> None:
         try:

@@ -1,5 +1,6 @@
 """Start-up, before the session exists (found by a new-user run, issue 9): the footer said ``no model`` for the
-2-6 s the session takes to build; it says the model is loading, and ``no model`` only when there is none."""
+2-6 s the session takes to build (it says the model is loading, and ``no model`` only when there is none), and
+Enter in that time lost the prompt (it is held, shown as pending and sent once the session is ready)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from pi_tui.ai.providers.faux import faux_assistant_message
 from pi_tui.tui.widgets.footer import LOADING_TEXT
 
-from .helpers import make_app, make_session, wait_until
+from .helpers import make_app, make_session, transcript_text, wait_until
+from .test_key_routing import keys_for
 
 
 def footer_text(app: Any) -> str:
@@ -60,3 +63,51 @@ async def test_footer_stops_saying_loading_when_the_session_cannot_start() -> No
         await wait_until(pilot, lambda: app.session_error is not None)
         await pilot.pause(0.1)
         assert LOADING_TEXT not in footer_text(app) and "no model" in footer_text(app)
+
+
+@pytest.mark.anyio
+async def test_enter_before_the_session_exists_queues_the_prompt(tmp_path: Path) -> None:
+    """Enter in the first seconds (the session is still being built) used to say "try again in a moment";
+    the prompt is held, shown as pending, and sent once the session is ready; a second one steers its run."""
+    session, _ = make_session(tmp_path, [faux_assistant_message("first answer")])
+    factory = SlowFactory(session)
+    app = make_app(None, session_factory=factory)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, factory.called.is_set)
+        await pilot.press(*keys_for("hello there"), "enter")
+        await pilot.press(*keys_for("and then this"), "enter")
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == ""
+        shown = app.queue_view.render().plain
+        assert "Pending: hello there" in shown and "Pending: and then this" in shown
+        assert "sent once the session is ready" in shown
+        assert "try again" not in transcript_text(app)
+        factory.release()
+        await wait_until(pilot, lambda: "first answer" in transcript_text(app))
+        await session.wait_for_idle()
+        users = [m.content for m in session.messages if getattr(m, "role", "") == "user"]
+        assert [u if isinstance(u, str) else u[0].text for u in users] == ["hello there", "and then this"]
+        text = transcript_text(app)
+        # the second one was typed while the first was (to be) sent: it steers that run, as when typed live
+        assert text.index("hello there") < text.index("and then this") < text.index("first answer")
+        assert not app.queue_view.display
+
+
+@pytest.mark.anyio
+async def test_prompts_typed_before_a_failed_start_go_back_to_the_editor() -> None:
+    gate = threading.Event()
+
+    def broken() -> None:
+        gate.wait(20)
+        raise ValueError("Model not found: nope/nothing")
+
+    app = make_app(None, session_factory=broken)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press(*keys_for("keep me"), "enter")
+        await pilot.pause(0.1)
+        assert "Pending: keep me" in app.queue_view.render().plain
+        gate.set()
+        await wait_until(pilot, lambda: app.session_error is not None)
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "keep me" and not app.queue_view.display

@@ -20,7 +20,8 @@ from pi_tui.tui.session_adapter import maybe_await
 
 
 class SubmitController:
-    """The submit flow and the compaction queue.
+    """The submit flow and the compaction queue (which also holds what is typed before the session exists:
+    ``flush_compaction_queue`` sends it once the session is attached).
 
     ``classify(text)`` says what submitted text is (``commands.classify_submit`` over the app's commands);
     ``run_slash(text)`` runs a known command; ``bash`` runs ``!cmd``; ``session_changed`` is set by the app after
@@ -60,6 +61,12 @@ class SubmitController:
             exclude = text.startswith("!!")
             await self._bash.run(text[2:].strip() if exclude else text[1:].strip(), exclude)
             return
+        if host.session is None and not host.session_error:
+            # Typed before the session exists (start-up): held and sent once it is ready, shown as pending
+            # (issue 9: Enter in the first seconds was lost or told to try again).
+            self.compaction_queue.append((behaviour, text))
+            self.show_local_queue()
+            return
         session = need_session(host)
         if session is None:
             host.prompt_input.set_text(text)
@@ -96,7 +103,11 @@ class SubmitController:
             self.host.prompt_input.set_text(text)
 
     def show_local_queue(self) -> None:
-        """Show the texts queued during compaction in the queue area (with the session's own queues)."""
+        """Show the texts queued during compaction in the queue area (with the session's own queues); before
+        the session exists they are pending prompts."""
+        if self.host.session is None:
+            self.host.queue_view.set_local([], [], pending=[t for _, t in self.compaction_queue])
+            return
         steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
         follow = [t for mode, t in self.compaction_queue if mode == "follow_up"]
         self.host.queue_view.set_local(steering, follow)

@@ -16,25 +16,31 @@ from pi_tui.tui.theme_loader import PiTheme
 
 
 def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
-                max_rows: int | None = None) -> list[tuple[str, str]]:
-    """``(kind, text)`` lines to show; kind is ``steer``, ``follow`` or ``hint``.
+                max_rows: int | None = None, pending: list[str] | None = None) -> list[tuple[str, str]]:
+    """``(kind, text)`` lines to show; kind is ``pending``, ``steer``, ``follow`` or ``hint``.
+
+    ``pending``: prompts typed before the session existed (start-up), ``Pending: <text>``; they are sent once
+    it is ready and the hint says so.
 
     ``max_rows`` (the rows the widget has; ``None``: unlimited) keeps the hint line whatever the height: when
     the items do not all fit, the first ones are shown and the hint says how many more are queued
     (``↳ +2 more · Alt+Up to edit all queued messages``), so a short terminal never hides messages silently;
     one row holds a summary (``↳ 3 queued (2 steering, 1 follow-up) · Alt+Up to edit``).
     """
-    items: list[tuple[str, str]] = [("steer", "Steering: " + _first_line(t)) for t in steering]
+    items: list[tuple[str, str]] = [("pending", "Pending: " + _first_line(t)) for t in pending or []]
+    items += [("steer", "Steering: " + _first_line(t)) for t in steering]
     items += [("follow", "Follow-up: " + _first_line(t)) for t in follow_up]
     if not items:
         return []
     hint = f"{dequeue_key} to edit all queued messages"
+    if pending:
+        hint = f"sent once the session is ready · {hint}"
     if max_rows is None or len(items) + 1 <= max_rows:
         return [*items, ("hint", f"↳ {hint}")]
     if max_rows <= 0:
         return []
     if max_rows == 1:  # tiny terminals: one line still says what is queued (it was hidden below 9 rows)
-        return [("hint", f"↳ {queue_summary(steering, follow_up)} · {dequeue_key} to edit")]
+        return [("hint", f"↳ {queue_summary([*(pending or []), *steering], follow_up)} · {dequeue_key} to edit")]
     shown = items[: max_rows - 1]
     return [*shown, ("hint", f"↳ +{len(items) - len(shown)} more · {hint}")]
 
@@ -70,15 +76,19 @@ class QueueView(Widget):
         self.follow_up: list[str] = []
         self.local_steering: list[str] = []  # typed during compaction, sent after it (held by the app)
         self.local_follow_up: list[str] = []
+        self.pending: list[str] = []  # typed before the session existed (sent once it is ready)
 
-    def set_local(self, steering: list[str], follow_up: list[str]) -> None:
-        """Replace the app's own queue (texts typed during compaction), shown after the session's items."""
+    def set_local(self, steering: list[str], follow_up: list[str], pending: list[str] | None = None) -> None:
+        """Replace the app's own queue (texts typed during compaction), shown after the session's items;
+        ``pending``: texts typed before the session existed, shown first."""
         self.local_steering = list(steering)
         self.local_follow_up = list(follow_up)
+        self.pending = list(pending or [])
         self._update_display()
 
     def _update_display(self) -> None:
-        self.display = bool(self.steering or self.follow_up or self.local_steering or self.local_follow_up)
+        self.display = bool(self.steering or self.follow_up or self.local_steering or self.local_follow_up
+                            or self.pending)
         self.refresh(layout=True)
 
     def set_queues(self, steering: list[str], follow_up: list[str]) -> None:
@@ -90,19 +100,20 @@ class QueueView(Widget):
     def summary(self) -> str:
         """A short line for everything queued (``2 queued · Alt+Up to edit``; "" when empty): what the status
         line shows when the terminal is too short for this widget."""
-        count = len(self.steering + self.local_steering + self.follow_up + self.local_follow_up)
+        count = len(self.pending + self.steering + self.local_steering + self.follow_up + self.local_follow_up)
         return f"{count} queued · {self.dequeue_key} to edit" if count else ""
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """Every line (the CSS ``max-height`` then caps it; ``render`` fits the lines into what is left)."""
         return len(queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
-                               self.dequeue_key))
+                               self.dequeue_key, pending=self.pending))
 
     def render(self) -> Text:
         t = self.pi_theme
-        styles = {"steer": t.fg("muted"), "follow": t.fg("muted"), "hint": t.fg("dim", italic=True)}
+        styles = {"pending": t.fg("muted"), "steer": t.fg("muted"), "follow": t.fg("muted"),
+                  "hint": t.fg("dim", italic=True)}
         lines = queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
-                            self.dequeue_key, max_rows=self.size.height or None)
+                            self.dequeue_key, max_rows=self.size.height or None, pending=self.pending)
         width = max(10, self.size.width - 2)
         out = []
         for kind, text in lines:
