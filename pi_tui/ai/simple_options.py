@@ -1,7 +1,7 @@
 """Helpers shared by every provider's ``stream_simple`` (pi-reference §1.7, §1.8).
 
 * :func:`build_base_options` turns caller options into the provider's base :class:`StreamOptions`
-  (default ``max_tokens`` = ``min(model.max_tokens, 32000)``).
+  (default ``max_tokens`` = ``min(model.max_tokens, 32000)``, fitted to the context window).
 * :func:`adjust_max_tokens_for_thinking` computes ``(max_tokens, thinking_budget)`` for budget-based thinking.
 * :func:`map_thinking_level` applies ``model.thinking_level_map`` to a level.
 """
@@ -11,27 +11,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .options import StreamOptions
-from .types import Model
+from .output_budget import MIN_OUTPUT_TOKENS, default_max_tokens
+from .types import Context, Model
 
 DEFAULT_THINKING_BUDGETS: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 """Default thinking-token budgets per level (pi-reference §1.8); ``xhigh`` uses ``high``."""
 
-DEFAULT_MAX_TOKENS_CAP = 32000
-MIN_OUTPUT_TOKENS = 1024
 
-
-def build_base_options(model: Model, options: StreamOptions | None, api_key: str | None) -> StreamOptions:
+def build_base_options(
+    model: Model, options: StreamOptions | None, api_key: str | None, context: Context | None = None
+) -> StreamOptions:
     """Base options for a provider call from the caller's (simple) options (pi-reference §1.8 ``buildBaseOptions``).
 
-    Copies every base field; ``max_tokens`` defaults to ``min(model.max_tokens, 32000)`` when the caller did not
-    set one and ``model.max_tokens > 0``; ``api_key`` wins over ``options.api_key`` when non-empty. Reasoning
+    Copies every base field; ``max_tokens`` defaults to ``min(model.max_tokens, 32000)`` lowered to what the
+    context window leaves after ``context``'s estimated input (:func:`.output_budget.default_max_tokens`; pi
+    0.75.0/0.80.3 fixes) when the caller did not set one and ``model.max_tokens > 0``; ``api_key`` wins over ``options.api_key`` when non-empty. Reasoning
     fields of :class:`SimpleStreamOptions` are not copied. ``extra`` (provider-specific options such as
     ``tool_choice``) is copied (shallow) — pi drops such keys here; keeping them is harmless.
     """
     opts = options if options is not None else StreamOptions()
     max_tokens = opts.max_tokens
-    if max_tokens is None and model.max_tokens > 0:
-        max_tokens = min(model.max_tokens, DEFAULT_MAX_TOKENS_CAP)
+    if max_tokens is None:
+        max_tokens = default_max_tokens(model, context)
     return StreamOptions(
         temperature=opts.temperature,
         max_tokens=max_tokens,

@@ -26,6 +26,7 @@ from ..env_keys import get_env_api_key
 from ..events import AssistantMessageEventStream
 from ..options import SimpleStreamOptions, StreamOptions
 from ..registry import error_stream
+from ..output_budget import MIN_OUTPUT_TOKENS, fit_output_to_window
 from ..simple_options import adjust_max_tokens_for_thinking, build_base_options
 from ..types import AssistantMessage, Context, Model, TextContent, UsageCost
 from ._anthropic_convert import (
@@ -127,7 +128,7 @@ def stream_simple(
     api_key = (options.api_key if options else None) or get_env_api_key(model.provider)
     if not api_key:
         return error_stream(model, f"No API key for provider: {model.provider}")
-    base = build_base_options(model, options, api_key)
+    base = build_base_options(model, options, api_key, context)
     reasoning = options.reasoning if options else None
     if not reasoning:
         base.extra["thinking_enabled"] = False
@@ -136,9 +137,15 @@ def stream_simple(
         base.extra["thinking_enabled"] = True
         base.extra["effort"] = map_thinking_level_to_effort(model, reasoning)
         return stream(model, context, base)
+    explicit = options is not None and options.max_tokens is not None
     max_tokens, budget = adjust_max_tokens_for_thinking(
         base.max_tokens or 0, model.max_tokens, reasoning, options.thinking_budgets if options else None
     )
+    if not explicit:
+        # The thinking budget rides on top of the default request: keep the sum inside the window too.
+        fitted = fit_output_to_window(model, context, max_tokens)
+        if fitted < max_tokens:
+            max_tokens, budget = fitted, min(budget, max(0, fitted - MIN_OUTPUT_TOKENS))
     base.max_tokens = max_tokens
     base.extra["thinking_enabled"] = True
     base.extra["thinking_budget_tokens"] = budget

@@ -89,7 +89,7 @@ def stream_simple(
     api_key = (options.api_key if options else None) or get_env_api_key(model.provider)
     if not api_key:
         return error_stream(model, f"No API key for provider: {model.provider}")
-    base = build_base_options(model, options, api_key)
+    base = build_base_options(model, options, api_key, context)
     reasoning = options.reasoning if options else None
     if not reasoning:
         base.extra["thinking"] = {"enabled": False}

@@ -138,7 +138,7 @@ def stream_simple(
 ) -> AssistantMessageEventStream:
     """``stream`` with a provider-neutral reasoning level (clamped to the model, ``off`` = none; §1.8)."""
     api_key = _api_key(model, options)
-    base = build_base_options(model, options, api_key)
+    base = build_base_options(model, options, api_key, context)
     level = (
         clamp_thinking_level(model, options.reasoning) if options is not None and options.reasoning else None
     )

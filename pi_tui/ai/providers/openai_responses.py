@@ -148,7 +148,7 @@ def stream_simple(
     api_key = (options.api_key if options else None) or get_env_api_key(model.provider)
     if not api_key:
         return error_stream(model, f"No API key for provider: {model.provider}")
-    base = build_base_options(model, options, api_key)
+    base = build_base_options(model, options, api_key, context)
     reasoning = options.reasoning if options else None
     clamped = clamp_thinking_level(model, reasoning) if reasoning else None
     if clamped and clamped != "off":
