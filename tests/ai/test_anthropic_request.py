@@ -312,6 +312,7 @@ async def test_assistant_thinking_replay_rules(replay_server: ReplayServer) -> N
         {"type": "thinking", "thinking": "signed", "signature": "S1"},
         {"type": "text", "text": "unsigned"},
         {"type": "redacted_thinking", "data": "DATA"},
+        {"type": "thinking", "thinking": "   ", "signature": "S2"},  # signed: kept even blank (pi 0.80.6)
         {"type": "text", "text": "answer"},
     ]
 

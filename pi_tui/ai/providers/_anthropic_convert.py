@@ -17,7 +17,8 @@ Rules kept from pi 0.73:
   budget_tokens (default 1024), display}``; explicitly disabled → ``{type: "disabled"}``. ``temperature`` is
   dropped while thinking is enabled.
 * messages go through :func:`transform_messages` with Anthropic id normalisation; empty user text dropped;
-  unsigned thinking replayed as text, redacted thinking as ``redacted_thinking``; consecutive tool results
+  signed thinking replayed as received (empty text included, pi 0.80.6), unsigned thinking as text, redacted
+  thinking as ``redacted_thinking``; consecutive tool results
   merged into one user message of ``tool_result`` blocks.
 
 Beyond pi (cases/README.md case 15): inside one assistant message no text/thinking block may follow a
@@ -229,13 +230,14 @@ def _assistant_blocks(msg: AssistantMessage, is_oauth: bool) -> list[dict[str, A
             if block.redacted:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature or ""})
                 continue
-            if not block.thinking.strip():
-                continue
-            if not (block.thinking_signature or "").strip():
-                blocks.append({"type": "text", "text": sanitize_surrogates(block.thinking)})
-            else:
+            signed = bool((block.thinking_signature or "").strip())
+            if signed:
+                # A signed block goes back as received, even with no text: with ``display: "omitted"`` every
+                # thinking block is empty text + signature, and a tool-use turn must keep it (pi 0.80.6).
                 blocks.append({"type": "thinking", "thinking": sanitize_surrogates(block.thinking),
                                "signature": block.thinking_signature})
+            elif block.thinking.strip():
+                blocks.append({"type": "text", "text": sanitize_surrogates(block.thinking)})
         elif isinstance(block, ToolCall):
             blocks.append({
                 "type": "tool_use",

@@ -6,7 +6,7 @@ maxOutputTokens?, thinkingConfig?}, tools?: [{functionDeclarations: [{name, desc
 parametersJsonSchema}]}], toolConfig?: {functionCallingConfig: {mode}}}``.
 
 Contents (pi 0.73 rules): user text/images as ``{text}``/``{inlineData}`` parts; assistant messages as
-``role: "model"`` with text (empty skipped), thinking (``thought: true`` only for the same provider and model,
+``role: "model"`` with text (empty skipped unless it carries a replayable signature, pi 0.84.0), thinking (``thought: true`` only for the same provider and model,
 else plain text), and ``functionCall`` parts (``id`` only for ``claude-*``/``gpt-oss-*`` models). Thought
 signatures are replayed only for the same provider+model and when they are valid base64. Tool results become
 ``functionResponse`` parts (``response: {output|error: text}``), all results of one turn merged into one user
@@ -98,19 +98,21 @@ def _model_parts(msg: AssistantMessage, model: Model) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     for block in msg.content:
         if isinstance(block, TextContent):
-            if not block.text.strip():
+            # A blank part that carries a replayable signature is kept: Gemini puts the turn's signature on an
+            # empty final text part, and dropping it loses the signature (pi 0.84.0).
+            sig = _signature(same, block.text_signature)
+            if not block.text.strip() and not sig:
                 continue
             part: dict[str, Any] = {"text": sanitize_surrogates(block.text)}
-            sig = _signature(same, block.text_signature)
             if sig:
                 part["thoughtSignature"] = sig
             parts.append(part)
         elif isinstance(block, ThinkingContent):
-            if not block.thinking.strip():
+            sig = _signature(same, block.thinking_signature)
+            if not block.thinking.strip() and not sig:
                 continue
             if same:
                 part = {"thought": True, "text": sanitize_surrogates(block.thinking)}
-                sig = _signature(same, block.thinking_signature)
                 if sig:
                     part["thoughtSignature"] = sig
             else:
