@@ -33,6 +33,7 @@ from ..types import (
     ToolResultMessage,
     UserMessage,
 )
+from ._content_rules import tool_result_text, user_content_parts
 
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
 _JSON_SCHEMA_META = frozenset(
@@ -80,7 +81,7 @@ def convert_messages(model: Model, context: Context) -> list[dict[str, Any]]:
             else:
                 parts = [
                     {"text": sanitize_surrogates(c.text)} if isinstance(c, TextContent) else _inline(c)
-                    for c in msg.content
+                    for c in user_content_parts(msg.content)
                 ]
                 if parts:
                     contents.append({"role": "user", "parts": parts})
@@ -134,10 +135,9 @@ def _model_parts(msg: AssistantMessage, model: Model) -> list[dict[str, Any]]:
 
 
 def _add_tool_result(contents: list[dict[str, Any]], msg: ToolResultMessage, model: Model) -> None:
-    text = "\n".join(c.text for c in msg.content if isinstance(c, TextContent))
     images = [c for c in msg.content if isinstance(c, ImageContent)] if "image" in model.input else []
     nested = supports_multimodal_function_response(model.id)
-    value = sanitize_surrogates(text) if text else ("(see attached image)" if images else "")
+    value = sanitize_surrogates(tool_result_text(msg.content))
     response: dict[str, Any] = {
         "name": msg.tool_name,
         "response": {"error" if msg.is_error else "output": value},

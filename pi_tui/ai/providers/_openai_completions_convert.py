@@ -16,6 +16,7 @@ from ..options import StreamOptions
 from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_openai_completions, transform_messages
 from ..types import AssistantMessage, Context, Model, ToolResultMessage
+from ._content_rules import tool_result_text, user_content_parts
 from ._tool_call_ids import apply_mistral_ids
 from .openai_compat import CompletionsCompat
 
@@ -238,7 +239,7 @@ def convert_messages(model: Model, context: Context, compat: CompletionsCompat) 
                     {"type": "text", "text": sanitize_surrogates(c.text)}
                     if c.type == "text"
                     else _image_url(c)
-                    for c in msg.content
+                    for c in user_content_parts(msg.content)
                 ]
                 if not parts:
                     i += 1
@@ -256,11 +257,10 @@ def convert_messages(model: Model, context: Context, compat: CompletionsCompat) 
             while j < len(msgs) and isinstance(msgs[j], ToolResultMessage):
                 tr = msgs[j]
                 assert isinstance(tr, ToolResultMessage)
-                text = "\n".join(c.text for c in tr.content if c.type == "text")
                 has_images = any(c.type == "image" for c in tr.content)
                 item: dict[str, Any] = {
                     "role": "tool",
-                    "content": sanitize_surrogates(text if text else "(see attached image)"),
+                    "content": sanitize_surrogates(tool_result_text(tr.content)),
                     "tool_call_id": tr.tool_call_id,
                 }
                 if compat.requires_tool_result_name and tr.tool_name:

@@ -34,6 +34,7 @@ from ..types import (
     ToolResultMessage,
     UserMessage,
 )
+from ._content_rules import tool_result_text, user_content_parts
 from ._stream_blocks import json_compact
 
 OPENAI_TOOL_CALL_PROVIDERS = frozenset({"openai", "openai-codex", "opencode"})
@@ -130,7 +131,7 @@ def convert_responses_messages(
                     {"type": "input_text", "text": sanitize_surrogates(c.text)}
                     if isinstance(c, TextContent)
                     else _input_image(c)
-                    for c in msg.content
+                    for c in user_content_parts(msg.content)
                 ]
                 if content:
                     items.append({"role": "user", "content": content})
@@ -193,12 +194,12 @@ def _tool_result_item(msg: ToolResultMessage, model: Model) -> dict[str, Any]:
     output: str | list[dict[str, Any]]
     if images and "image" in model.input:
         parts: list[dict[str, Any]] = []
-        if text:
+        if text.strip():
             parts.append({"type": "input_text", "text": sanitize_surrogates(text)})
         parts.extend(_input_image(c) for c in images)
         output = parts
     else:
-        output = sanitize_surrogates(text if text else "(see attached image)")
+        output = sanitize_surrogates(tool_result_text(msg.content))
     return {"type": "function_call_output", "call_id": call_id, "output": output}
 
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 from ..env_keys import get_env_api_key
 from ..events import AssistantMessageEventStream
 from ..options import SimpleStreamOptions, StreamOptions
-from ..registry import error_stream
 from ..output_budget import MIN_OUTPUT_TOKENS, fit_output_to_window
+from ..registry import error_stream
 from ..simple_options import adjust_max_tokens_for_thinking, build_base_options
 from ..types import AssistantMessage, Context, Model, TextContent, UsageCost
 from ._anthropic_convert import (
