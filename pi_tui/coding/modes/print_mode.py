@@ -3,7 +3,8 @@
 Each message is sent with ``session.prompt`` in turn. Text mode prints the text blocks of the final
 assistant message produced by this run (one per line; a message dropped from the state by overflow recovery
 still counts, so its error is reported instead of an older answer); when that message ended with an error or abort its ``errorMessage`` (or
-``Request <reason>``) goes to stderr and the exit code is 1. JSON mode writes the session header, then every
+``Request <reason>``) goes to stderr and the exit code is 1; a reply cut off at the output token limit is
+printed, followed by :data:`LENGTH_WARNING` on stderr and exit code 1 (pi 1.2.0). JSON mode writes the session header, then every
 session event as one line. SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback (JSON mode also aborts the run).
 """
 
@@ -21,6 +22,10 @@ from pi_tui.coding.modes.json_mode import JsonLineWriter, session_header_json
 
 EXIT_BROKEN_PIPE = 141
 """Exit code when stdout is closed before the answer is written (128 + SIGPIPE, like a killed ``cat``)."""
+LENGTH_WARNING = (
+    "Warning: the reply was cut off at the model's output token limit; the text above is incomplete."
+)
+"""stderr line after a reply that stopped at the output token limit (then exit 1)."""
 
 
 async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
@@ -102,6 +107,9 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    if last.stop_reason == "length":  # a truncated answer must not look finished to a script (pi 1.2.0)
+        print(LENGTH_WARNING, file=sys.stderr)
+        return 1
     return 0
 
 
