@@ -17,6 +17,7 @@ from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_openai_completions, transform_messages
 from ..types import AssistantMessage, Context, Model, ToolResultMessage
 from ._content_rules import tool_result_text, user_content_parts
+from ._openrouter_reasoning import is_reasoning_mandatory
 from ._tool_call_ids import apply_mistral_ids
 from .openai_compat import CompletionsCompat
 
@@ -159,8 +160,10 @@ def build_params(
             level_map = model.thinking_level_map or {}
             if effort:
                 params["reasoning"] = {"effort": _mapped_effort(model, effort)}
-            elif "off" not in level_map or level_map["off"] is not None:
-                params["reasoning"] = {"effort": level_map.get("off") or "none"}
+            elif level_map.get("off"):
+                params["reasoning"] = {"effort": level_map["off"]}
+            elif not is_reasoning_mandatory(model):  # always-reasoning models refuse "none" (pi 0.84.4)
+                params["reasoning"] = {"effort": "none"}
         elif compat.supports_reasoning_effort:
             if effort:
                 params["reasoning_effort"] = _mapped_effort(model, effort)

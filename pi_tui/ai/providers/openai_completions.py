@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from ..abort import AbortError
 from ..env_keys import get_env_api_key
@@ -41,7 +42,7 @@ from ..models import clamp_thinking_level
 from ..options import SimpleStreamOptions, StreamOptions
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
-from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse, run_provider
+from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, ProviderHTTPError, open_sse, run_provider
 from ._openai_completions_convert import (
     build_headers,
     build_params,
@@ -58,6 +59,7 @@ from ._openai_completions_parse import (
     openrouter_error_detail,
     parse_chunk_usage,
 )
+from ._openrouter_reasoning import rejects_disabled_reasoning, without_disabled_reasoning
 from ._stream_blocks import snapshot
 from .openai_compat import resolve_completions_compat
 
@@ -90,6 +92,17 @@ def stream(
         body = build_params(model, context, options, compat, retention)
         consumer = ChunkConsumer(model, output, events, options.max_tokens if options else None)
         url = base_url.rstrip("/") + "/chat/completions"
+        try:
+            await _consume(url, headers, body, consumer, output, events)
+        except ProviderHTTPError as exc:
+            retry_body = without_disabled_reasoning(body) if rejects_disabled_reasoning(exc.status, exc.body) else None
+            if retry_body is None:
+                raise
+            # An always-reasoning model refused `effort: "none"`: ask again without the field (pi 0.84.4).
+            await _consume(url, headers, retry_body, consumer, output, events)
+
+    async def _consume(url: str, headers: dict[str, str], body: dict[str, Any], consumer: ChunkConsumer,
+                       output: AssistantMessage, events: AssistantMessageEventStream) -> None:
         signal = options.signal if options is not None else None
         async with open_sse(url=url, headers=headers, body=body, model=model, options=options) as sse:
             events.push(StartEvent(partial=snapshot(output)))
