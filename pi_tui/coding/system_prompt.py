@@ -1,9 +1,11 @@
 """System prompt assembly and context files (pi-reference §3.12).
 
 The default prompt follows pi 0.73's structure exactly (role sentence, ``Available tools:``, custom-tools
-sentence, ``Guidelines:``, docs pointers, append text, ``# Project Context``, date and cwd), with two
-deliberate differences listed in tests/conformance/DIFFERENCES.md: the role sentence names pi-tui, and the
-docs pointers point to pi-tui's README instead of pi's package docs.
+sentence, ``Guidelines:``, docs pointers, append text, ``# Project Context``, cwd), with three
+deliberate differences listed in tests/conformance/DIFFERENCES.md: the role sentence names pi-tui, the
+docs pointers point to pi-tui's README instead of pi's package docs, and there is no ``Current date:`` line
+(pi 0.80.7: the date changed the prompt every day and so invalidated the provider's prompt cache of every
+resumed session; pi#6621).
 
 Context files: ``AGENTS.md``/``AGENTS.MD``/``CLAUDE.md``/``CLAUDE.MD`` (first match per directory) from the
 pi-tui agent dir (``PI_TUI_DIR``, default ``~/.pi-tui/agent``), then every ancestor of cwd from the root down
@@ -13,7 +15,6 @@ Skills (``pi_tui/coding/resources/skills.py``) are listed after the project cont
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -149,7 +150,6 @@ def build_system_prompt(
     custom_prompt: str | None = None,
     append_system_prompt: str | None = None,
     context_files: Sequence[ContextFile] = (),
-    today: _dt.date | None = None,
     readme_path: str | None = None,
     skills: Sequence[Skill] = (),
 ) -> str:
@@ -159,12 +159,11 @@ def build_system_prompt(
     ``custom_prompt`` (``--system-prompt`` / SYSTEM.md) replaces the default body; ``append_system_prompt``
     follows it after a blank line. ``skills``: listed after the project context (``<available_skills>``, pi's
     text, XML-escaped) only when ``read`` is among the tools; skills with ``disable-model-invocation`` are not
-    listed. Date and cwd (with ``/`` separators) always come last.
+    listed. The cwd (with ``/`` separators) always comes last; no date (pi 0.80.7).
     """
     names, snippets, tool_guidelines = tool_snippets_and_guidelines(
         list(tools) if tools is not None else list(DEFAULT_TOOL_NAMES)
     )
-    date = (today or _dt.date.today()).isoformat()
     prompt_cwd = cwd.replace("\\", "/")
     append_section = f"\n\n{append_system_prompt}" if append_system_prompt else ""
     if custom_prompt:
@@ -207,6 +206,5 @@ def build_system_prompt(
             prompt += f"## {file.path}\n\n{file.content}\n\n"
     if "read" in names and skills:
         prompt += format_skills_for_prompt(skills)
-    prompt += f"\nCurrent date: {date}"
     prompt += f"\nCurrent working directory: {prompt_cwd}"
     return prompt

@@ -159,12 +159,17 @@ def canonical_result_order(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-DOCS_BLOCK_RE = re.compile(r"\n\n(?:Pi|pi-tui) documentation \(.*?(?=\nCurrent date:|\n\n# Project Context)", re.S)
+DOCS_BLOCK_RE = re.compile(
+    r"\n\n(?:Pi|pi-tui) documentation \(.*?(?=\nCurrent (?:date|working directory):|\n\n# Project Context)", re.S
+)
+PROMPT_DATE_RE = re.compile(r"\nCurrent date: (?:<DATE>|\d{4}-\d{2}-\d{2})(?=\nCurrent working directory:)")
 
 
 def normalise_system_prompt(text: str) -> str:
-    """D1: the intro names pi-tui and the docs pointers are pi-tui's; both are reduced to a placeholder."""
+    """D1: the intro names pi-tui and the docs pointers are pi-tui's; both are reduced to a placeholder.
+    D23: pi 0.73.1's ``Current date:`` line (pi-tui has none) is removed."""
     text = text.replace("operating inside pi-tui, a coding agent harness", "operating inside pi, a coding agent harness")
+    text = PROMPT_DATE_RE.sub("", text)
     return DOCS_BLOCK_RE.sub("\n\n<DOCS>", text)
 
 

@@ -183,7 +183,7 @@ def test_system_prompt_lists_skills_only_with_read() -> None:
     skills = [_skill("alpha", "d", "/s/alpha/SKILL.md")]
     with_read = build_system_prompt(cwd="/w", tools=["read", "bash"], skills=skills)
     assert "<available_skills>" in with_read
-    assert with_read.index("</available_skills>\nCurrent date: ") > 0
+    assert with_read.index("</available_skills>\nCurrent working directory: ") > 0
     assert "<available_skills>" not in build_system_prompt(cwd="/w", tools=["bash"], skills=skills)
     custom = build_system_prompt(cwd="/w", tools=["read"], custom_prompt="Custom.", skills=skills)
     assert custom.startswith("Custom.\n\nThe following skills")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -19,9 +18,9 @@ TRACE = Path(__file__).resolve().parents[2] / "fixtures/pi-traces/coding/json-to
 
 def test_default_prompt_matches_pi_apart_from_name_and_docs() -> None:
     pi_prompt = json.loads(TRACE.read_text())["body"]["messages"][0]["content"]
-    ours = build_system_prompt(cwd="<PROJECT>", tools=None, today=dt.date(2026, 1, 2))
-    docs = re.compile(r"\n\n(?:Pi|pi-tui) documentation \(.*?(?=\nCurrent date:)", re.S)
-    expected = docs.sub("", pi_prompt).replace("<DATE>", "2026-01-02")
+    ours = build_system_prompt(cwd="<PROJECT>", tools=None)
+    docs = re.compile(r"\n\n(?:Pi|pi-tui) documentation \(.*?(?=\nCurrent (?:date|working directory):)", re.S)
+    expected = docs.sub("", pi_prompt).replace("\nCurrent date: <DATE>", "")  # no date: DIFFERENCES D23
     got = docs.sub("", ours).replace("operating inside pi-tui,", "operating inside pi,")
     assert got == expected
 
@@ -37,13 +36,13 @@ def test_context_files_and_append(tmp_path: Path) -> None:
     files = load_context_files(project, agent)
     assert [f.content for f in files] == ["global rules", "parent rules", "project rules"]
     prompt = build_system_prompt(cwd=str(project), tools=["read", "bash", "grep"], append_system_prompt="EXTRA",
-                                 context_files=files, today=dt.date(2026, 1, 2))
+                                 context_files=files)
     assert "- grep: Search file contents for patterns (respects .gitignore)" in prompt
     assert "Prefer grep/find/ls tools over bash for file exploration" in prompt
     assert prompt.index("EXTRA") < prompt.index("# Project Context") < prompt.index(f"## {project}/AGENTS.md")
-    assert prompt.endswith(f"Current date: 2026-01-02\nCurrent working directory: {project}")
-    custom = build_system_prompt(cwd="/x", custom_prompt="Be brief.", today=dt.date(2026, 1, 2))
-    assert custom == "Be brief.\nCurrent date: 2026-01-02\nCurrent working directory: /x"
+    assert prompt.endswith(f"\n\nCurrent working directory: {project}")
+    custom = build_system_prompt(cwd="/x", custom_prompt="Be brief.")
+    assert custom == "Be brief.\nCurrent working directory: /x"
 
 
 def _tools(*names: str) -> list[Tool]:
