@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
@@ -165,12 +165,18 @@ def _default_input() -> list[InputKind]:
 
 
 class ModelCost(PiModel):
-    """Dollars per million tokens."""
+    """Dollars per million tokens. A negative price is 0: OpenRouter's router models (``openrouter/auto``) carry
+    a placeholder of -1,000,000 that showed as -$1,000,000 per 1M tokens and negative session costs (pi 1.2.0)."""
 
     input: float = 0
     output: float = 0
     cache_read: float = 0
     cache_write: float = 0
+
+    @field_validator("input", "output", "cache_read", "cache_write", mode="after")
+    @classmethod
+    def _no_negative_price(cls, value: float) -> float:
+        return value if value >= 0 else 0
 
 
 class Model(PiModel):
