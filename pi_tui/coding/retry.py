@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pi_tui.ai.quota_errors import QUOTA_ERROR_PATTERN
+
 RETRYABLE_PATTERN = re.compile(
     r"overloaded|provider.?returned.?error|rate.?limit|too many requests|"
     # HTTP statuses only as whole numbers: digits inside request ids or byte counts are not a status (pi 1.4.0)
@@ -35,13 +37,10 @@ RETRYABLE_PATTERN = re.compile(
 """pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive, with the classes pi added up to 1.6.0
 (tests/conformance/PI_FIXES.md, "Retry"): status codes match only as whole numbers."""
 
-NOT_RETRYABLE_PATTERN = re.compile(
-    r"insufficient.?quota|exceeded your current quota|quota exceeded|billing|credit balance|"
-    r"usage.?limit|payment required|\b1308\b|plan (?:limit|does not)",
-    re.IGNORECASE,
-)
+NOT_RETRYABLE_PATTERN = QUOTA_ERROR_PATTERN
 """Rate-limit-looking errors that no retry can fix until the user acts (quota, billing, usage caps such as
-Zhipu's code 1308): pi 0.76.0 and 1.5.0 stopped retrying them."""
+Zhipu's code 1308): pi 0.76.0 and 1.5.0 stopped retrying them. The one list of :mod:`pi_tui.ai.quota_errors`,
+also used by the provider's HTTP retry."""
 
 MAX_BACKOFF_DELAY_MS = 60000
 """Cap of pi's exponential back-off (``retry.maxAgentDelayMs``, 60 s by default since pi 0.86.0)."""

@@ -69,6 +69,7 @@ from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 from ..abort import AbortError, AbortSignal
 from ..events import AssistantMessageEventStream, DoneEvent, ErrorEvent
 from ..options import StreamOptions
+from ..quota_errors import is_quota_error
 from ..sanitize import sanitize_json_value
 from ..types import AssistantMessage, Model, now_ms
 
@@ -260,15 +261,13 @@ def backoff_s(attempt: int) -> float:
     return base * (1 - 0.25 * random.random())
 
 
-_QUOTA_WORDS = ("insufficient_quota", "exceeded your current quota", "billing", "credit balance", "usage limit")
-
-
 def is_retryable_status(status: int, body: str = "") -> bool:
     """408, 409, 429, any 5xx, or a body that says ``overloaded``; never a quota/billing/usage-cap error,
-    which no quick retry can fix (pi 0.76.0: "quota/billing 429s are not retried")."""
-    lowered = body.lower()
-    if any(word in lowered for word in _QUOTA_WORDS):
+    which no quick retry can fix (pi 0.76.0: "quota/billing 429s are not retried"; the list is
+    :data:`pi_tui.ai.quota_errors.QUOTA_ERROR_PATTERN`, shared with the coding agent's auto-retry)."""
+    if is_quota_error(body):
         return False
+    lowered = body.lower()
     return status in RETRYABLE_STATUS or status >= 500 or "overloaded" in lowered
 
 
