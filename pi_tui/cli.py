@@ -1,7 +1,7 @@
 """``pi-tui`` command line (pi-reference §3.17): parse arguments, pick a mode, run it.
 
 Modes: interactive TUI (default; lazily imports ``pi_tui.tui.app.run_app``), print (``-p``), ``--mode json``,
-``--mode rpc``. ``--version`` and ``--help`` import nothing heavy (no Textual, no providers) so they answer fast.
+``--mode rpc``, ``--mode acp`` (Agent Client Protocol on stdio). ``--version`` and ``--help`` import nothing heavy (no Textual, no providers) so they answer fast.
 Exit codes: 0 ok, 1 failure (message on stderr), 2 bad arguments.
 """
 
@@ -84,7 +84,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("messages", nargs="*", help="initial message(s); @file arguments are prepended as files")
     parser.add_argument("-p", "--print", dest="print_mode", action="store_true", help="print the answer and exit")
-    parser.add_argument("--mode", choices=("text", "json", "rpc"), help="output mode (text = print)")
+    parser.add_argument("--mode", choices=("text", "json", "rpc", "acp"),
+                        help="output mode (text = print; acp = Agent Client Protocol for editors)")
     parser.add_argument("--provider", help="provider name (e.g. anthropic, openai, or a models.json provider)")
     parser.add_argument("--model", help="model id or pattern, optionally with :<thinking>")
     parser.add_argument("--api-key", help="API key for this run (never written to disk)")
@@ -220,13 +221,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list_models is not None:
         return _list_models(args.list_models)
     cwd = os.getcwd()
-    mode = "rpc" if args.mode == "rpc" else "json" if args.mode == "json" else None
+    mode = args.mode if args.mode in ("rpc", "json", "acp") else None
     if mode is None and (args.print_mode or args.mode == "text"):
         mode = "print"
     if mode is None and not sys.stdin.isatty():
         mode = "print"  # pi: a non-TTY stdin means print mode, its content merged into the first message
     if mode is not None:
         _say_untrusted_once(args, cwd)
+    if mode == "acp":
+        from pi_tui.coding.modes.acp import run_acp_mode
+
+        return run_acp_mode({**args.session_options(cwd), "strict_config": True})
     if mode == "rpc":
         if args.file_args:
             print("Error: @file arguments are not supported in RPC mode", file=sys.stderr)
