@@ -59,7 +59,7 @@ class AcpRun:
         return [m["params"]["update"] for m in self.incoming if m.get("method") == "session/update"
                 and (session_id is None or m["params"]["sessionId"] == session_id)]
 
-    async def wait_for(self, predicate: Any, timeout: float = 60) -> dict[str, Any]:
+    async def wait_for(self, predicate: Any, limit_s: float = 60) -> dict[str, Any]:
         """The first received message matching ``predicate``, waiting for it."""
         async def poll() -> dict[str, Any]:
             while True:
@@ -67,7 +67,7 @@ class AcpRun:
                     if predicate(message):
                         return message
                 await asyncio.sleep(0.02)
-        return await asyncio.wait_for(poll(), timeout)
+        return await asyncio.wait_for(poll(), limit_s)
 
     async def send_raw(self, line: bytes) -> None:
         """Write bytes to the agent's stdin as they are (malformed input)."""

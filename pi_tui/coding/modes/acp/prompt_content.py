@@ -28,7 +28,11 @@ from pi_tui.coding.resources.skills import expand_skill_command
 
 
 def _get(value: Any, key: str) -> Any:
-    return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+    """``key`` of an SDK model, or of its JSON dict (``mime_type`` is ``mimeType`` there)."""
+    if isinstance(value, dict):
+        head, *rest = key.split("_")
+        return value.get(key, value.get(head + "".join(p.title() for p in rest)))
+    return getattr(value, key, None)
 
 
 def uri_path(uri: str) -> str:
