@@ -79,10 +79,14 @@ def collect_markdown_files(directory: str | os.PathLike[str], *, recursive: bool
     if not root.is_dir():
         return []
     rules = IgnoreRules(root)
-    return _collect_md(root, rules, recursive)
+    return _collect_md(root, rules, recursive, set())
 
 
-def _collect_md(directory: Path, rules: IgnoreRules, recursive: bool) -> list[str]:
+def _collect_md(directory: Path, rules: IgnoreRules, recursive: bool, visited: set[str]) -> list[str]:
+    real = os.path.realpath(directory)
+    if real in visited:  # a symlink back up the tree
+        return []
+    visited.add(real)
     rules.add_dir(directory)
     try:
         names = sorted(os.listdir(directory))
@@ -97,7 +101,7 @@ def _collect_md(directory: Path, rules: IgnoreRules, recursive: bool) -> list[st
         if kind is None or rules.ignores(path, is_dir=kind[0]):
             continue
         if kind[0] and recursive:
-            found.extend(_collect_md(path, rules, recursive))
+            found.extend(_collect_md(path, rules, recursive, visited))
         elif kind[1] and name.endswith(".md"):
             found.append(str(path))
     return found

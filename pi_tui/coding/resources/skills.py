@@ -122,10 +122,14 @@ def collect_skill_files(directory: str | os.PathLike[str], mode: ScanMode = "pi"
     if not root.is_dir():
         return []
     rules = IgnoreRules(root)
-    return _collect(root, root, mode, rules)
+    return _collect(root, root, mode, rules, set())
 
 
-def _collect(directory: Path, root: Path, mode: ScanMode, rules: IgnoreRules) -> list[str]:
+def _collect(directory: Path, root: Path, mode: ScanMode, rules: IgnoreRules, visited: set[str]) -> list[str]:
+    real = os.path.realpath(directory)
+    if real in visited:  # a symlink back up the tree
+        return []
+    visited.add(real)
     rules.add_dir(directory)
     try:
         names = sorted(os.listdir(directory))
@@ -148,7 +152,7 @@ def _collect(directory: Path, root: Path, mode: ScanMode, rules: IgnoreRules) ->
         if is_file and mode == "pi" and directory == root and name.endswith(".md") and not rules.ignores(path):
             found.append(str(path))
         elif is_dir and not rules.ignores(path, is_dir=True):
-            found.extend(_collect(path, root, mode, rules))
+            found.extend(_collect(path, root, mode, rules, visited))
     return found
 
 

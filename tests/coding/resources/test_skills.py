@@ -211,3 +211,14 @@ def test_unreadable_skill_file_is_reported_and_text_kept(tmp_path: Path) -> None
     errors: list[str] = []
     assert expand_skill_command("/skill:gone", [loaded], lambda s, m: errors.append(m)) == "/skill:gone"
     assert errors and "SKILL.md" in errors[0]
+
+
+def test_a_symlink_loop_is_walked_once(tmp_path: Path) -> None:
+    from pi_tui.coding.resources.scan import collect_markdown_files
+
+    root = tmp_path / "skills"
+    skill(root / "group", "inner")
+    (root / "group" / "up").symlink_to(root)
+    assert [Path(p).relative_to(root).as_posix() for p in collect_skill_files(root)] == ["group/inner/SKILL.md"]
+    write(root / "notes.md", "n")
+    assert [Path(p).name for p in collect_markdown_files(root, recursive=True)] == ["SKILL.md", "notes.md"]
