@@ -27,7 +27,7 @@ def isolate_config() -> str:
 
 def make_session(cwd: str, session_path: str | None = None, faux: FauxProvider | None = None) -> Any:
     """The real ``AgentSession`` for ``cwd`` (resuming ``session_path``), switched to ``faux``'s model if given."""
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
 
     session = create_agent_session(cwd, session_path=session_path)
     if faux is not None:

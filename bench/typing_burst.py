@@ -44,7 +44,7 @@ async def measure(n: int) -> dict[str, Any]:
     """Paste ``n`` characters as separate keys; returns the figures."""
     from textual._xterm_parser import XTermParser
 
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
     from pi_tui.tui.app import PiApp
 
     with tempfile.TemporaryDirectory() as home:

@@ -179,7 +179,7 @@ def _read_file_args(paths: Sequence[str], cwd: str) -> str:
 
 
 def _list_models(search: str) -> int:
-    from pi_tui.coding.session_factory import list_available_models
+    from pi_tui.coding.agent_session.factory import list_available_models
 
     rows = list_available_models(search or None)
     if not rows:

@@ -1,6 +1,6 @@
 """Model and key access for sessions, over the config layer's ModelRegistry (pi-reference §3.2, §3.7, §3.16).
 
-Implements the session's :class:`~pi_tui.coding.session_settings.ModelAccess`. Keys are resolved per request
+Implements the session's :class:`~pi_tui.coding.agent_session.settings.ModelAccess`. Keys are resolved per request
 (``--api-key`` > auth.json > env > models.json ``apiKey``; loopback custom providers need none), together with
 the extra request headers of models.json. ``--model`` patterns use the config layer's ``resolve_cli_model``.
 The built-in offline demo model is added with :meth:`allow` and needs no key.

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from pi_tui.ai.types import ImageContent, Model
+    from pi_tui.coding.agent_session.models import ModelCycleResult
+    from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
     from pi_tui.coding.session.session_manager import SessionManager
-    from pi_tui.coding.session_models import ModelCycleResult
-    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
     from pi_tui.coding.user_bash import BashResult
 
 

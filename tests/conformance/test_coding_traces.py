@@ -30,7 +30,7 @@ def test_pi_session_files_load_and_resume(tmp_path: Path, monkeypatch: pytest.Mo
     import asyncio
     import json
 
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
 
     monkeypatch.setenv("PI_TUI_DIR", str(tmp_path / "agent"))
     for scenario in SCENARIOS:

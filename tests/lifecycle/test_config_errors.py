@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_tui.coding.session_factory import create_agent_session
+from pi_tui.coding.agent_session.factory import create_agent_session
 from tests.coding.modes.helpers import CLI, clean_env
 from tests.tui.helpers import make_app, settle, transcript_text
 

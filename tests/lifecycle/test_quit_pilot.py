@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, register_faux_provider
+from pi_tui.coding.agent_session.settings import SessionSettings
+from pi_tui.coding.agent_session.shutdown import session_busy, settle_session
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.retry import RetrySettings
 from pi_tui.coding.session.session_manager import SessionManager
-from pi_tui.coding.session_settings import SessionSettings
-from pi_tui.coding.session_shutdown import session_busy, settle_session
 from tests.coding.session_core.helpers import make_session
 from tests.tui.helpers import make_app, wait_until
 

@@ -133,7 +133,7 @@ def test_quit_command_while_a_user_command_runs_records_it_cancelled(tmp_path: P
 
 
 def test_continuing_an_offline_session_restores_it_without_a_warning(tmp_path: Path) -> None:
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
 
     first = create_agent_session(str(tmp_path), session_dir=str(tmp_path / "s"))
     first.session_manager.append_message(_user("hi"))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.session.lock import (
     SessionLock,
     SessionLockedError,
@@ -22,7 +23,6 @@ from pi_tui.coding.session.lock import (
     release_all,
 )
 from pi_tui.coding.session.session_manager import SessionManager
-from pi_tui.coding.session_factory import create_agent_session
 from tests.coding.modes.helpers import CLI, clean_env
 from tests.lifecycle.pty_app import PtyApp
 

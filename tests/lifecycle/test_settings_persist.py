@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.config.settings import SettingsManager
-from pi_tui.coding.session_factory import create_agent_session
 from tests.lifecycle.pty_app import PtyApp
 from tests.tui.helpers import make_app, make_session, wait_until
 

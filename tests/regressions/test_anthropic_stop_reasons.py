@@ -170,8 +170,8 @@ async def test_openai_compatible_finish_reason_context_window_exceeded(monkeypat
 @pytest.mark.anyio
 async def test_session_compacts_and_retries_after_a_context_window_exceeded_stop(tmp_path: Any, faux: Any) -> None:
     from pi_tui.ai.providers.faux import faux_assistant_message
+    from pi_tui.coding.agent_session.settings import SessionSettings
     from pi_tui.coding.compaction.prepare import CompactionSettings
-    from pi_tui.coding.session_settings import SessionSettings
     from tests.coding.session_core.helpers import Recorder, SleepRecorder, make_session
 
     cut = faux_assistant_message("half an answ", stop_reason="length")

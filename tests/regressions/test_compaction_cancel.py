@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, register_faux_provider
+from pi_tui.coding.agent_session.compaction import CompactionError
+from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.compaction.prepare import CompactionSettings
-from pi_tui.coding.session_compaction import CompactionError
-from pi_tui.coding.session_settings import SessionSettings
 
 from ..coding.session_core.helpers import Recorder, make_session
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message
-from pi_tui.coding.session_compaction import OVERFLOW_FAILED
+from pi_tui.coding.agent_session.compaction import OVERFLOW_FAILED
 
 from ..coding.session_core.helpers import Recorder, SleepRecorder, make_session
 

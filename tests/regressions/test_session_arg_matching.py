@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_tui.coding.session_factory import MAX_LISTED_MATCHES, SessionSetupError, _find_session_file
+from pi_tui.coding.agent_session.factory import MAX_LISTED_MATCHES, SessionSetupError, _find_session_file
 
 
 def test_ambiguous_id_lists_a_few_newest_matches(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.config.auth import AuthStorage
-from pi_tui.coding.session_factory import create_agent_session
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pi_tui.ai.providers.faux import register_faux_provider
-from pi_tui.coding.session_factory import create_agent_session
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.tui.widgets.footer import footer_lines
 from tests.tui.helpers import make_app, transcript_text, wait_until
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.providers.faux import FauxProvider, register_faux_provider
-from pi_tui.coding.session_factory import create_agent_session
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.tui.app import PiApp
 
 CWD_LABEL = "~/projects/demo"

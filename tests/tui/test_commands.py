@@ -192,7 +192,7 @@ async def test_compact_error_is_shown_once(tmp_path: Path) -> None:
 @pytest.mark.anyio
 async def test_resume_picks_an_older_session(tmp_path: Path) -> None:
     from pi_tui.ai.providers.faux import register_faux_provider
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
     from pi_tui.tui.modals.session_picker import SessionPicker
 
     faux = register_faux_provider(provider="faux", models=[{"id": "faux-1"}])

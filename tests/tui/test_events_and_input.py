@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from pi_tui.coding.session_events import (
+from pi_tui.coding.agent_session.events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
     CompactionEndEvent,

@@ -141,7 +141,7 @@ async def test_escape_during_the_countdown_cancels_the_retry_and_returns_queued_
 
 @pytest.mark.anyio
 async def test_a_resumed_session_shows_the_retried_run_once(tmp_path: Path) -> None:
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
 
     session, _ = make_session(tmp_path, [_error(ERR_500), _error(ERR_429), faux_assistant_message("Recovered")])
     session._sleep = lambda seconds: asyncio.sleep(0)

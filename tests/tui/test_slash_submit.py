@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pi_tui.ai.providers.faux import faux_assistant_message, faux_tool_call, register_faux_provider
-from pi_tui.coding.session_factory import create_agent_session
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.tui.commands import classify_submit
 from pi_tui.tui.widgets.transcript_items import ToolItem
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from pi_tui.ai.providers.faux import faux_assistant_message, register_faux_provider
+from pi_tui.coding.agent_session.factory import create_agent_session
+from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.compaction.prepare import CompactionSettings
-from pi_tui.coding.session_factory import create_agent_session
-from pi_tui.coding.session_settings import SessionSettings
 from pi_tui.tui.widgets.transcript import Transcript
 from pi_tui.tui.widgets.transcript_items import SummaryItem
 

@@ -29,7 +29,7 @@ async def test_escape_cancels_compact_and_enter_queues_until_it_ends(tmp_path: P
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """H11 #1: Escape during /compact calls abort_compaction ("Compaction cancelled"); text typed meanwhile
     is held locally (queue area) and sent afterwards: the first as a prompt, the next as its follow-up."""
-    import pi_tui.coding.session_compaction as sc
+    import pi_tui.coding.agent_session.compaction as sc
 
     started: list[bool] = []
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from pi_tui.ai.secret_redaction import redact_text
-from pi_tui.coding.session_events import event_to_json
+from pi_tui.coding.agent_session.events import event_to_json
 
 
 class JsonLineWriter:

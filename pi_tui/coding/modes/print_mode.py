@@ -29,8 +29,8 @@ LENGTH_WARNING = (
 
 
 async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
+    from pi_tui.coding.agent_session.factory import create_agent_session
     from pi_tui.coding.offline_model import register_offline_provider
-    from pi_tui.coding.session_factory import create_agent_session
 
     if not os.environ.get("PI_TUI_OFFLINE_TPS"):
         register_offline_provider(tokens_per_second=0)  # nobody watches the stream here: answer at once

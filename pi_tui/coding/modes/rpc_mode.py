@@ -171,7 +171,7 @@ class RpcServer:
             return None
         model = session.model
         if model is None:
-            from pi_tui.coding.session_settings import NO_MODEL_MESSAGE
+            from pi_tui.coding.agent_session.settings import NO_MODEL_MESSAGE
 
             raise RuntimeError(NO_MODEL_MESSAGE)
         if not session.models.has_auth(model):
@@ -394,7 +394,7 @@ def _event_type(event: Any) -> Any:
 
 
 async def _serve(options: dict[str, Any]) -> int:
-    from pi_tui.coding.session_factory import create_agent_session
+    from pi_tui.coding.agent_session.factory import create_agent_session
 
     writer = JsonLineWriter()
     sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr

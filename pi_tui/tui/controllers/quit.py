@@ -1,7 +1,7 @@
 """Every way out of the interactive app (``QuitController``) and the signals that lead there (``SignalHandlers``).
 
 Ctrl+C twice, Ctrl+D (empty editor), ``/quit``, SIGTERM, SIGHUP (the terminal was closed) and SIGINT all call
-:meth:`QuitController.request_quit`: the session is settled first (``coding.session_shutdown``: a streaming
+:meth:`QuitController.request_quit`: the session is settled first (``coding.agent_session.shutdown``: a streaming
 reply is saved as an aborted assistant message with the partial content, tools end with results, a ``!cmd``
 is recorded as cancelled, compaction and retry waits are cancelled), the session lock is released, and only
 then does the app exit. Exit codes follow pi: 0 for a normal quit, 143 after SIGTERM, 129 after SIGHUP (the
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pi_tui.coding.session_shutdown import settle_session
+from pi_tui.coding.agent_session.shutdown import settle_session
 
 log = logging.getLogger(__name__)
 

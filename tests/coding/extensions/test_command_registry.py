@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.extensions import CommandRegistry, CommandSpec
-from pi_tui.coding.session_factory import create_agent_session
 
 
 def _noop(args: str, ctx: Any) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.resources import trust
-from pi_tui.coding.session_factory import create_agent_session
 from tests.coding.resources.helpers import skill, write
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from pi_tui.agent.types import AgentTool, AgentToolResult
 from pi_tui.ai.types import Model, TextContent
 from pi_tui.coding.agent_session import AgentSession, _SessionAgent
+from pi_tui.coding.agent_session.events import event_to_json
+from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.session.session_manager import SessionManager
-from pi_tui.coding.session_events import event_to_json
-from pi_tui.coding.session_settings import SessionSettings
 
 
 class StaticAccess:

@@ -9,6 +9,8 @@ import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, faux_tool_call
 from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session.compaction import CompactionError
+from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.compaction import (
     calculate_context_tokens,
     estimate_context_tokens,
@@ -18,8 +20,6 @@ from pi_tui.coding.compaction import (
 )
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.messages import convert_to_llm
-from pi_tui.coding.session_compaction import CompactionError
-from pi_tui.coding.session_settings import SessionSettings
 
 from .helpers import EchoTool, Recorder, SleepRecorder, make_session, session_lines
 

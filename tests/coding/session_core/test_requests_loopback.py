@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, faux_tool_call
 from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session.compaction import CompactionError
 from pi_tui.coding.session.session_manager import SessionManager
-from pi_tui.coding.session_compaction import CompactionError
 
 from .helpers import EchoTool, make_session
 

@@ -11,8 +11,8 @@ import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message
 from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.retry import RetrySettings, is_retryable_error, retry_delay_ms
-from pi_tui.coding.session_settings import SessionSettings
 
 from .helpers import Recorder, SleepRecorder, make_session, session_lines
 

@@ -38,7 +38,7 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) ->
 
     Order: cancel a retry wait and a compaction, kill a user bash, abort the agent run, then wait for the
     agent, its follow-on tasks (retry/compaction continuations) and the bash to end; finally record bash runs
-    that were deferred while the agent streamed. Never raises (failures are logged, the caller exits anyway);
+    that were deferred while the agent streamed, and run the ``session_shutdown`` seam. Never raises (failures are logged, the caller exits anyway);
     ``limit`` is in seconds.
     """
     deadline = time.monotonic() + max(0.0, limit)
@@ -58,9 +58,12 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) ->
                 log.warning("the session did not settle within %.1f s; exiting anyway", limit)
                 return False
             await asyncio.sleep(_POLL)
-        flush = getattr(session, "_flush_pending_bash", None)
+        flush = getattr(session, "flush_pending_bash", None)
         if callable(flush):
             flush()  # a ``!cmd`` that ended while the agent streamed is saved, not dropped
+        shutdown = getattr(session, "shutdown", None)
+        if callable(shutdown):
+            await shutdown()  # seam: session_shutdown (AgentSession.shutdown)
     except TimeoutError:
         log.warning("the session did not settle within %.1f s; exiting anyway", limit)
         return False

@@ -9,53 +9,41 @@ session file, compacted ones included (pi's footer; issue 9: ``/compact`` reset 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
+from pi_tui.agent import Agent
+from pi_tui.ai.types import Model
 from pi_tui.coding.compaction import estimate_context_tokens
 from pi_tui.coding.messages import message_role
 from pi_tui.coding.session.entries import iso_to_ms
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from pi_tui.agent import Agent
-    from pi_tui.ai.types import Model
-    from pi_tui.coding.session.session_manager import SessionManager
-    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
+from pi_tui.coding.session.session_manager import SessionManager
 
 
-class StatsMixin:
-    """Usage/stats behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+class SessionStats:
+    """Usage figures of one session: ``agent`` (the messages in context), ``session_manager()`` (the current
+    file's entries) and ``model()`` (the active model, None when none is selected)."""
 
-    if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
-        agent: Agent
-        session_manager: SessionManager
-        models: ModelAccess
-        settings: SessionSettings
-        _sleep: Callable[[float], Any]
-
-        @property
-        def model(self) -> Model | None: ...
-        @property
-        def thinking_level(self) -> str: ...
-        @property
-        def session_file(self) -> str | None: ...
-        @property
-        def session_id(self) -> str: ...
-        def _emit(self, event: Any) -> None: ...
-        def notify(self, level: str, text: str) -> Any: ...
-        async def _continue_agent(self) -> None: ...
-        async def _check_compaction(self, message: Any, skip_aborted: bool) -> None: ...
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: Callable[[], SessionManager],
+        model: Callable[[], Model | None],
+    ) -> None:
+        self._agent = agent
+        self._manager = session_manager
+        self._model = model
 
     def get_context_usage(self) -> dict[str, Any] | None:
         """Context tokens in use and the share of the model's window (pi's ``getContextUsage``)."""
-        model = self.model
+        model = self._model()
         if model is None or model.context_window <= 0:
             return None
         window = model.context_window
-        messages = self.agent.state.messages
+        messages = self._agent.state.messages
         latest = None
-        for entry in reversed(self.session_manager.get_branch()):
+        for entry in reversed(self._manager().get_branch()):
             if entry.type == "compaction":
                 latest = iso_to_ms(entry.timestamp)
                 break
@@ -76,7 +64,7 @@ class StatsMixin:
         """``{input, output, cacheRead, cacheWrite, total, cost}`` over every assistant message entry of the
         session (pi's footer sums ``sessionManager.getEntries()``), so compaction never lowers them."""
         totals: dict[str, Any] = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0, "cost": 0.0}
-        for entry in self.session_manager.get_entries():
+        for entry in self._manager().get_entries():
             message = getattr(entry, "message", None) if entry.type == "message" else None
             usage = getattr(message, "usage", None) if message_role(message) == "assistant" else None
             if usage is None:
@@ -91,11 +79,12 @@ class StatsMixin:
 
     def get_session_stats(self) -> dict[str, Any]:
         """pi's SessionStats for the current state (counts, tokens, cost, context usage)."""
+        manager = self._manager()
         counts = {"user": 0, "assistant": 0, "toolResult": 0}
         tool_calls = 0
         tokens = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
         cost = 0.0
-        for message in self.agent.state.messages:
+        for message in self._agent.state.messages:
             role = message_role(message)
             if role in counts:
                 counts[role] += 1
@@ -109,14 +98,19 @@ class StatsMixin:
                 tokens["total"] += usage.total_tokens
                 cost += usage.cost.total
         return {
-            "sessionFile": self.session_file,
-            "sessionId": self.session_id,
+            "sessionFile": _file_name(manager),
+            "sessionId": manager.get_session_id(),
             "userMessages": counts["user"],
             "assistantMessages": counts["assistant"],
             "toolCalls": tool_calls,
             "toolResults": counts["toolResult"],
-            "totalMessages": len(self.agent.state.messages),
+            "totalMessages": len(self._agent.state.messages),
             "tokens": tokens,
             "cost": cost,
             "contextUsage": self.get_context_usage(),
         }
+
+
+def _file_name(manager: SessionManager) -> str | None:
+    path = manager.get_session_file()
+    return str(path) if path is not None else None

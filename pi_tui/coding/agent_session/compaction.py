@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from pi_tui.agent import ShouldStopAfterTurnContext
+from pi_tui.agent import Agent, ShouldStopAfterTurnContext
 from pi_tui.ai.abort import AbortController
 from pi_tui.ai.types import AssistantMessage
+from pi_tui.coding.agent_session.events import CompactionEndEvent, CompactionStartEvent
+from pi_tui.coding.agent_session.hooks import BeforeCompactOutcome, SessionHooks, await_hook
+from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.compaction import (
     calculate_context_tokens,
     compact,
@@ -26,15 +30,7 @@ from pi_tui.coding.compaction import (
 from pi_tui.coding.compaction.summarize import CompactionResult
 from pi_tui.coding.messages import UI_ONLY_ROLES, message_role
 from pi_tui.coding.session.entries import iso_to_ms
-from pi_tui.coding.session_events import CompactionEndEvent, CompactionStartEvent
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from pi_tui.agent import Agent
-    from pi_tui.ai.types import Model
-    from pi_tui.coding.session.session_manager import SessionManager
-    from pi_tui.coding.session_settings import ModelAccess, SessionSettings
+from pi_tui.coding.session.session_manager import SessionManager
 
 log = logging.getLogger(__name__)
 
@@ -49,52 +45,63 @@ class CompactionError(RuntimeError):
     """A manual compaction could not run (``Already compacted``, ``Nothing to compact …``, …)."""
 
 
-class CompactionMixin:
-    """Compaction state and behaviour of :class:`~pi_tui.coding.agent_session.AgentSession`."""
+class Compactor:
+    """Manual, threshold and overflow compaction of one session.
 
-    if TYPE_CHECKING:  # attributes and methods provided by AgentSession / the other mixins
-        agent: Agent
-        session_manager: SessionManager
-        models: ModelAccess
-        settings: SessionSettings
-        _sleep: Callable[[float], Any]
+    ``agent``: the session's Agent; ``session_manager()``: the current SessionManager (it changes when the
+    session switches); ``models``: keys for the summariser; ``settings``: read live; ``emit``/``notify``: the
+    session's fan-out and UI-only notifications; ``sleep``: the pause before continuing; ``abort_retry()``:
+    cancels a retry wait before a manual compaction; ``continue_run()``: continues the agent afterwards;
+    ``hooks``: the ``session_before_compact``/``session_compact`` seams.
+    """
 
-        @property
-        def model(self) -> Model | None: ...
-        @property
-        def thinking_level(self) -> str: ...
-        @property
-        def session_file(self) -> str | None: ...
-        @property
-        def session_id(self) -> str: ...
-        def _emit(self, event: Any) -> None: ...
-        def notify(self, level: str, text: str) -> Any: ...
-        def abort_retry(self) -> None: ...
-
-    _compacting: bool
-    _compaction_abort: AbortController | None
-    _overflow_attempted: bool
-    _stop_for_compaction: bool
-
-    def _init_compaction(self) -> None:
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: Callable[[], SessionManager],
+        models: ModelAccess,
+        settings: SessionSettings,
+        emit: Callable[[Any], None],
+        notify: Callable[[str, str], Any],
+        sleep: Callable[[float], Awaitable[Any]],
+        abort_retry: Callable[[], None],
+        continue_run: Callable[[], Awaitable[None]],
+        hooks: SessionHooks,
+    ) -> None:
+        self._agent = agent
+        self._manager = session_manager
+        self._models = models
+        self._settings = settings
+        self._emit = emit
+        self._notify = notify
+        self._sleep = sleep
+        self._abort_retry = abort_retry
+        self._continue_run = continue_run
+        self._hooks = hooks
         self._compacting = False
-        self._compaction_abort = None
+        self._abort: AbortController | None = None
         self._overflow_attempted = False
-        self._stop_for_compaction = False
+        self._stop_requested = False
 
     @property
     def is_compacting(self) -> bool:
         """True while a compaction runs."""
         return self._compacting
 
-    def set_auto_compaction_enabled(self, enabled: bool) -> None:
-        """Turn automatic compaction on or off (``compaction.enabled``)."""
-        self.settings.compaction.enabled = enabled
+    @property
+    def stop_requested(self) -> bool:
+        """True when the turn-boundary check stopped the run so the session compacts (then continues)."""
+        return self._stop_requested
 
-    def abort_compaction(self) -> None:
+    def abort(self) -> None:
         """Cancel a running compaction (its summariser call is aborted)."""
-        if self._compaction_abort is not None:
-            self._compaction_abort.abort()
+        if self._abort is not None:
+            self._abort.abort()
+
+    def reset_overflow(self) -> None:
+        """A user message or a successful reply: the next overflow may be recovered again (§3.9 step 2)."""
+        self._overflow_attempted = False
 
     # ------------------------------------------------------------------ helpers
 
@@ -102,39 +109,23 @@ class CompactionMixin:
         """The current branch without pi-tui's UI-only ``custom`` entries (they never count for compaction)."""
         return [
             e
-            for e in self.session_manager.get_branch()
+            for e in self._manager().get_branch()
             if not (e.type == "custom" and str(getattr(e, "custom_type", "")).startswith("pi-tui."))
         ]
 
     def _latest_compaction_ms(self) -> int | None:
-        for entry in reversed(self.session_manager.get_branch()):
+        for entry in reversed(self._manager().get_branch()):
             if entry.type == "compaction":
                 return iso_to_ms(entry.timestamp)
         return None
 
-    async def _continue_agent(self) -> None:
-        """``agent.continue_()`` with trailing UI-only messages set aside (they never decide the tail role)."""
-        messages = self.agent.state.messages
-        cut = len(messages)
-        while cut > 0 and message_role(messages[cut - 1]) in UI_ONLY_ROLES:
-            cut -= 1
-        trailing = messages[cut:]
-        if trailing:
-            self.agent.state.messages = messages[:cut]
-        try:
-            await self.agent.continue_()
-        finally:
-            if trailing:
-                current = self.agent.state.messages
-                self.agent.state.messages = current[:cut] + trailing + current[cut:]
-
-    def _should_stop_after_turn(self, ctx: ShouldStopAfterTurnContext) -> bool:
+    def should_stop_after_turn(self, ctx: ShouldStopAfterTurnContext) -> bool:
         """Turn-boundary threshold check (beyond pi): stop the run so the session can compact and go on."""
-        settings = self.settings.compaction
-        if not (settings.enabled and self.settings.turn_boundary_compaction) or not ctx.tool_results:
+        settings = self._settings.compaction
+        if not (settings.enabled and self._settings.turn_boundary_compaction) or not ctx.tool_results:
             return False
         message = ctx.message
-        model = self.agent.state.model
+        model = self._agent.state.model
         if message.stop_reason in ("error", "aborted") or model is None or model.context_window <= 0:
             return False
         tokens = calculate_context_tokens(message.usage)
@@ -142,16 +133,17 @@ class CompactionMixin:
             return False
         tokens += sum(estimate_tokens(r) for r in ctx.tool_results)
         if should_compact(tokens, model.context_window, settings.reserve_tokens):
-            self._stop_for_compaction = True
+            self._stop_requested = True
             return True
         return False
 
     # ------------------------------------------------------------------ automatic (§3.9 trigger check)
 
-    async def _check_compaction(self, message: AssistantMessage | None, skip_aborted: bool) -> None:
-        settings = self.settings.compaction
-        if self._stop_for_compaction:
-            self._stop_for_compaction = False
+    async def check(self, message: AssistantMessage | None, skip_aborted: bool) -> None:
+        """The trigger check after ``agent_end`` and before a prompt (pi's ``_checkCompaction``, §3.9)."""
+        settings = self._settings.compaction
+        if self._stop_requested:
+            self._stop_requested = False
             await self._run_auto_compaction("threshold", will_retry=False, resume=True)
             return
         if message is None or not settings.enabled:
@@ -161,7 +153,7 @@ class CompactionMixin:
         latest = self._latest_compaction_ms()
         if latest is not None and message.timestamp <= latest:
             return
-        model = self.agent.state.model
+        model = self._agent.state.model
         if model is None:
             return
         window = model.context_window
@@ -169,17 +161,17 @@ class CompactionMixin:
         if same_model and _is_overflow(message, window):
             if self._overflow_attempted:
                 self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_FAILED))
-                self.notify("error", OVERFLOW_FAILED)
+                self._notify("error", OVERFLOW_FAILED)
                 return
             self._overflow_attempted = True
             self._drop_trailing_error(window)
             await self._run_auto_compaction("overflow", will_retry=True)
             return
         if message.stop_reason == "error":
-            estimate = estimate_context_tokens(self.agent.state.messages)
+            estimate = estimate_context_tokens(self._agent.state.messages)
             if estimate.last_usage_index is None:
                 return
-            source = self.agent.state.messages[estimate.last_usage_index]
+            source = self._agent.state.messages[estimate.last_usage_index]
             if latest is not None and getattr(source, "timestamp", 0) <= latest:
                 return
             tokens = estimate.tokens
@@ -191,7 +183,7 @@ class CompactionMixin:
     def _drop_trailing_error(self, window: int) -> None:
         """Drop the overflowed reply before the retry: an error, or a ``length`` stop that is an overflow
         (``model_context_window_exceeded``; a cut-off reply left in place made the retry continue from it)."""
-        messages = self.agent.state.messages
+        messages = self._agent.state.messages
         for index in range(len(messages) - 1, -1, -1):
             role = message_role(messages[index])
             if role in UI_ONLY_ROLES:
@@ -199,23 +191,41 @@ class CompactionMixin:
             if role == "assistant" and (
                 messages[index].stop_reason == "error" or _is_overflow(messages[index], window)
             ):
-                self.agent.state.messages = messages[:index] + messages[index + 1 :]
+                self._agent.state.messages = messages[:index] + messages[index + 1 :]
             return
 
-    async def _summarise(self, custom_instructions: str | None) -> CompactionResult | None:
-        model = self.agent.state.model
+    async def _summarise(self, custom_instructions: str | None, reason: str) -> CompactionResult | None:
+        model = self._agent.state.model
         if model is None:
             raise CompactionError("No model selected")
-        api_key = self.models.get_api_key(model)
-        if not self.models.has_auth(model):
+        api_key = self._models.get_api_key(model)
+        if not self._models.has_auth(model):
             raise CompactionError(f"No API key found for {model.provider}")
         branch = self._branch_without_ui()
-        context = self.session_manager.build_session_context()
-        preparation = prepare_compaction(branch, self.settings.compaction, context.messages)
+        manager = self._manager()
+        context = manager.build_session_context()
+        preparation = prepare_compaction(branch, self._settings.compaction, context.messages)
         if preparation is None or (not preparation.messages_to_summarize and not preparation.turn_prefix_messages):
             return None
+        # seam: session_before_compact (may cancel, or supply the summary instead of the summariser)
+        outcome = await await_hook(self._hooks.session_before_compact, preparation, custom_instructions, reason)
+        if isinstance(outcome, BeforeCompactOutcome) and outcome.cancel:
+            raise asyncio.CancelledError("Compaction cancelled")
+        supplied = outcome.result if isinstance(outcome, BeforeCompactOutcome) else None
+        result = supplied if supplied is not None else await self._run_summariser(
+            preparation, model, api_key, custom_instructions
+        )
+        manager.append_compaction(result.summary, result.first_kept_entry_id, result.tokens_before, result.details)
+        rebuilt = manager.build_session_context(include_ui=True, close_interrupted=True)
+        self._agent.state.messages = list(rebuilt.messages)
+        await await_hook(self._hooks.session_compact, result, supplied is not None)  # seam: session_compact
+        return result
+
+    async def _run_summariser(
+        self, preparation: Any, model: Any, api_key: str | None, custom_instructions: str | None
+    ) -> CompactionResult:
         controller = AbortController()
-        self._compaction_abort = controller
+        self._abort = controller
         try:
             result = await compact(
                 preparation,
@@ -223,21 +233,16 @@ class CompactionMixin:
                 api_key,
                 custom_instructions=custom_instructions,
                 signal=controller.signal,
-                thinking_level=self.agent.state.thinking_level,
+                thinking_level=self._agent.state.thinking_level,
             )
         except Exception:
             if controller.signal.aborted:  # the summary request ended because of the abort: a cancel, not a failure
                 raise asyncio.CancelledError("Compaction cancelled") from None
             raise
         finally:
-            self._compaction_abort = None
+            self._abort = None
         if controller.signal.aborted:
             raise asyncio.CancelledError("Compaction cancelled")
-        self.session_manager.append_compaction(
-            result.summary, result.first_kept_entry_id, result.tokens_before, result.details
-        )
-        rebuilt = self.session_manager.build_session_context(include_ui=True, close_interrupted=True)
-        self.agent.state.messages = list(rebuilt.messages)
         return result
 
     async def _run_auto_compaction(self, reason: str, will_retry: bool, resume: bool = False) -> None:
@@ -249,7 +254,7 @@ class CompactionMixin:
         compacted = False
         try:
             try:
-                result = await self._summarise(None)
+                result = await self._summarise(None, reason)
             except CompactionError:
                 result = None  # missing model/auth: silent, as in pi
             if result is None:
@@ -259,25 +264,25 @@ class CompactionMixin:
                 self._emit(
                     CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
                 )
-                self.notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
+                self._notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
         except asyncio.CancelledError:
             self._emit(CompactionEndEvent(reason=reason, aborted=True))  # type: ignore[arg-type]
             return
         except Exception as exc:
             prefix = "Context overflow recovery failed" if reason == "overflow" else "Auto-compaction failed"
             self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {exc}"))  # type: ignore[arg-type]
-            self.notify("error", f"{prefix}: {exc}")
+            self._notify("error", f"{prefix}: {exc}")
         finally:
             self._compacting = False
         retry = will_retry and compacted
         if retry:
-            model = self.agent.state.model
+            model = self._agent.state.model
             self._drop_trailing_error(model.context_window if model is not None else 0)
-        if retry or resume or self.agent.has_queued_messages():
+        if retry or resume or self._agent.has_queued_messages():
             await self._sleep(CONTINUE_DELAY_S)
-            await self.agent.wait_for_idle()
+            await self._agent.wait_for_idle()
             try:
-                await self._continue_agent()
+                await self._continue_run()
             except (RuntimeError, ValueError) as exc:
                 log.info("no continuation after compaction: %s", exc)
 
@@ -289,16 +294,16 @@ class CompactionMixin:
         Aborts a running turn first. Raises :class:`CompactionError` (``Already compacted``, ``Nothing to
         compact (session too small)``, ``Compaction cancelled``, ``Compaction failed: …``).
         """
-        self.abort_retry()
-        self.agent.abort()
-        await self.agent.wait_for_idle()
+        self._abort_retry()
+        self._agent.abort()
+        await self._agent.wait_for_idle()
         self._emit(CompactionStartEvent(reason="manual"))
         self._compacting = True
         try:
             branch = self._branch_without_ui()
             if branch and branch[-1].type == "compaction":
                 raise CompactionError("Already compacted")
-            result = await self._summarise(custom_instructions)
+            result = await self._summarise(custom_instructions, "manual")
             if result is None:
                 raise CompactionError("Nothing to compact (session too small)")
         except asyncio.CancelledError:
@@ -313,7 +318,7 @@ class CompactionMixin:
         finally:
             self._compacting = False
         self._emit(CompactionEndEvent(reason="manual", result=result.to_json_dict()))
-        self.notify("info", f"Context compacted; {result.tokens_before} tokens summarised.")
+        self._notify("info", f"Context compacted; {result.tokens_before} tokens summarised.")
         return result.to_json_dict()
 
 

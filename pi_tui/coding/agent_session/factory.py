@@ -1,0 +1,301 @@
+"""``create_agent_session(...)``: the SDK factory shared by every mode (pi-reference §3.2).
+
+Model selection: explicit ``provider``/``model`` → the model recorded in the continued session (if it
+still has auth; else a warning) → settings ``defaultProvider``/``defaultModel`` → the provider default table
+among providers with auth → the first model with auth → the built-in offline demo model (pi-tui: instead of
+pi's "No models available" when nothing at all is configured). Thinking level: explicit → session →
+settings → ``medium``; clamped to the model. New sessions record ``model_change`` and
+``thinking_level_change`` first (observation 13).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pi_tui.agent.types import AgentTool
+from pi_tui.ai.models import clamp_thinking_level
+from pi_tui.ai.secret_redaction import register_env_secrets
+from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session.open_file import open_session_manager
+from pi_tui.coding.agent_session.session import AgentSession
+from pi_tui.coding.agent_session.settings import SessionSettings
+from pi_tui.coding.agent_session.wiring import SessionAgent
+from pi_tui.coding.compaction.prepare import CompactionSettings
+from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
+from pi_tui.coding.config.settings import SettingsManager
+from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
+from pi_tui.coding.extensions.registries import CommandRegistry
+from pi_tui.coding.messages import register_coding_roles
+from pi_tui.coding.model_access import RegistryModelAccess
+from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
+from pi_tui.coding.resources import trust
+from pi_tui.coding.resources.commands import attach_resources
+from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
+from pi_tui.coding.retry import RetrySettings
+
+DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
+
+
+class SessionSetupError(ValueError):
+    """Bad session options (unknown model, missing session file, unknown tool)."""
+
+
+def _settings_from(manager: SettingsManager) -> SessionSettings:
+    compaction = manager.get_compaction_settings()
+    retry = manager.get_retry_settings()
+    provider_retry = manager.get_provider_retry_settings()
+    return SessionSettings(
+        compaction=CompactionSettings(
+            enabled=bool(compaction["enabled"]),
+            reserve_tokens=int(compaction["reserveTokens"]),
+            keep_recent_tokens=int(compaction["keepRecentTokens"]),
+        ),
+        retry=RetrySettings(
+            enabled=bool(retry["enabled"]),
+            max_retries=int(retry["maxRetries"] if retry["maxRetries"] is not None else 3),
+            base_delay_ms=int(retry["baseDelayMs"] if retry["baseDelayMs"] is not None else 2000),
+            max_delay_ms=int(provider_retry.get("maxRetryDelayMs") or 60000),
+        ),
+        steering_mode=manager.steering_mode,
+        follow_up_mode=manager.follow_up_mode,
+        default_thinking_level=manager.default_thinking_level or "medium",
+        block_images=manager.block_images,
+        shell_command_prefix=manager.shell_command_prefix,
+        max_repeated_tool_failures=manager.max_repeated_tool_failures,
+    )
+
+
+MAX_LISTED_MATCHES = 5
+"""How many matching session files an ambiguous ``--session`` error names (newest first)."""
+
+
+def _find_session_file(session: str, cwd: str, session_dir: Path) -> Path:
+    path = Path(session).expanduser()
+    if path.suffix == ".jsonl" or path.exists() or os.sep in session:
+        return path if path.is_absolute() else Path(cwd) / path
+    names = sorted(session_dir.glob("*.jsonl")) if session_dir.is_dir() else []
+    matches = [m for m in names if session in m.name]  # plain substring: "[" or "*" in the id are not patterns
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise SessionSetupError(f"No session found matching '{session}'")
+    newest = sorted(matches, reverse=True)
+    shown = ", ".join(m.name for m in newest[:MAX_LISTED_MATCHES])
+    more = len(matches) - MAX_LISTED_MATCHES
+    suffix = f" and {more} more" if more > 0 else ""
+    raise SessionSetupError(
+        f"{len(matches)} sessions match '{session}' (use more of the id): {shown}{suffix}"
+    )
+
+
+def _resolve_model(
+    access: RegistryModelAccess,
+    provider: str | None,
+    model_pattern: str | None,
+    recorded: dict[str, Any] | None,
+    settings: SettingsManager,
+    warnings: list[str],
+) -> tuple[Model | None, str | None]:
+    """``(model, thinking level from a ``:level`` suffix)`` by pi's selection order (module docstring)."""
+    if provider or model_pattern:
+        try:
+            found, level, warning = access.resolve_pattern(provider, model_pattern)
+        except ValueError as exc:
+            raise SessionSetupError(str(exc)) from None
+        if warning:
+            warnings.append(warning)
+        return found, level
+    if recorded and recorded.get("provider"):
+        found = access.find(str(recorded["provider"]), str(recorded.get("modelId", "")))
+        if found is not None and access.has_auth(found):
+            return found, None
+        offline_again = recorded["provider"] == OFFLINE_PROVIDER and not access.configured_anything()
+        if not offline_again:  # a session of the offline demo continued with still nothing configured: no news
+            warnings.append(f"Could not restore model {recorded['provider']}/{recorded.get('modelId')}")
+    default_provider, default_model = settings.default_provider, settings.default_model
+    if default_provider and default_model:
+        found = access.find(default_provider, default_model)
+        if found is not None and access.has_auth(found):
+            return found, None
+    return access.default_model(), None
+
+
+def _select_tools(all_tools: dict[str, AgentTool], names: list[str] | None) -> list[AgentTool]:
+    wanted = list(DEFAULT_TOOL_NAMES) if names is None else names
+    unknown = [n for n in wanted if n not in all_tools]
+    if unknown:
+        raise SessionSetupError(f"Unknown tool(s): {', '.join(unknown)}. Available: {', '.join(all_tools)}")
+    return [all_tools[n] for n in wanted]
+
+
+def create_agent_session(
+    cwd: str,
+    *,
+    provider: str | None = None,
+    model: str | None = None,
+    api_key: str | None = None,
+    thinking: str | None = None,
+    session_path: str | None = None,
+    continue_recent: bool = False,
+    no_session: bool = False,
+    session_dir: str | None = None,
+    tools: list[str] | None = None,
+    system_prompt: str | None = None,
+    append_system_prompt: str | None = None,
+    settings: SessionSettings | None = None,
+    persist_settings: bool = False,
+    strict_config: bool = False,
+    if_locked: str | None = None,
+    skill_paths: list[str] | None = None,
+    prompt_template_paths: list[str] | None = None,
+    no_skills: bool = False,
+    no_prompt_templates: bool = False,
+    trust_project: bool = False,
+    **_ignored: Any,
+) -> AgentSession:
+    """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
+
+    Raises :class:`SessionSetupError` for an unknown ``provider``/``model``, tool name or session id.
+    ``api_key`` is kept in memory only (never written). ``tools``: allow-list of tool names (None = default).
+    ``persist_settings``: model and thinking-level changes are saved to the global settings.json (as pi's
+    AgentSession does; the CLI turns it on, tests and embedders get a session that writes no settings).
+    ``strict_config`` (print/json/rpc mode): a configuration file that cannot be used raises
+    :class:`~pi_tui.coding.config_check.ConfigError` (one line per file) instead of becoming a startup warning.
+    A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
+    ``if_locked``: what to do when another live pi-tui writes the session (``open_file.py``); None raises
+    :class:`~pi_tui.coding.session.lock.SessionLockedError`.
+    Skills and prompt templates (``pi_tui/coding/resources/loader.py``): ``skill_paths``/``prompt_template_paths``
+    (``--skill``/``--prompt-template``), ``no_skills``/``no_prompt_templates`` (no discovery). Project settings,
+    skills, templates and SYSTEM.md load only when the folder is trusted (``resources/trust.py``);
+    ``trust_project`` (``--trust-project``) trusts it for this process. The loader is ``session.resources``.
+    """
+    register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
+    register_env_secrets()  # keys in the environment are redacted from files even if never used
+    cwd = os.path.abspath(cwd)
+    agent_dir = get_agent_dir()
+    if trust_project:
+        trust.decide(cwd, trust.TrustChoice.ONCE, agent_dir)
+    trust_status = trust.resolve(cwd, agent_dir)
+    project_trusted = trust_status.trusted
+    settings_manager = SettingsManager.create(cwd, agent_dir, project_trusted=project_trusted)
+    session_settings = settings or _settings_from(settings_manager)
+    access = RegistryModelAccess.create(agent_dir)
+    problems = config_errors(settings_manager, access, agent_dir)
+    if strict_config and problems:
+        raise ConfigError(problems)
+    if api_key and provider:
+        access.set_runtime_api_key(provider, api_key)
+    directory = resolve_session_dir(cwd, session_dir, settings_manager.session_dir)
+    lock_notes: list[str] = []
+    manager, ownership = open_session_manager(
+        cwd,
+        directory,
+        session_file=_find_session_file(session_path, cwd, directory) if session_path and not no_session else None,
+        continue_recent=continue_recent,
+        no_session=no_session,
+        if_locked=if_locked,
+        warnings=lock_notes,
+    )
+    context = manager.build_session_context(include_ui=True, close_interrupted=True)
+    is_new = not manager.get_entries()
+    # skipped session lines and unusable config files are shown, not hidden
+    warnings: list[str] = [*lock_notes, *manager.warnings, *access.errors]
+    chosen, pattern_level = _resolve_model(
+        access, provider, model, None if is_new else context.model, settings_manager, warnings
+    )
+    if api_key and chosen is not None and not provider:
+        access.set_runtime_api_key(chosen.provider, api_key)
+    offline = False
+    if chosen is None and api_key:
+        raise SessionSetupError("--api-key needs --provider (or --model) to know which provider the key is for")
+    if chosen is None and not (provider or model) and not access.configured_anything() \
+            and not model_config_broken(access):
+        chosen = offline_model()
+        offline = True
+        access.allow(OFFLINE_PROVIDER, OFFLINE_MODEL_ID, chosen)
+    has_session_level = any(e.type == "thinking_level_change" for e in manager.get_entries())
+    level = thinking or pattern_level or (context.thinking_level if has_session_level else None)
+    level = level or session_settings.default_thinking_level
+    level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
+
+    all_tools = _build_tools(cwd, settings_manager)
+    active = _select_tools(all_tools, tools)
+    resources = ResourceLoader(
+        cwd,
+        agent_dir,
+        settings=settings_manager,
+        options=ResourceOptions(
+            skill_paths=list(skill_paths or []),
+            prompt_template_paths=list(prompt_template_paths or []),
+            no_skills=no_skills,
+            no_prompt_templates=no_prompt_templates,
+            system_prompt=system_prompt,
+            append_system_prompt=append_system_prompt,
+        ),
+        project_trusted=project_trusted,
+    )
+    prompt_text = resources.build_system_prompt(active)
+    agent = SessionAgent(
+        {
+            "system_prompt": prompt_text,
+            "model": chosen,
+            "thinking_level": level,
+            "tools": active,
+            "messages": list(context.messages),
+        },
+        steering_mode=session_settings.steering_mode,  # type: ignore[arg-type]
+        follow_up_mode=session_settings.follow_up_mode,  # type: ignore[arg-type]
+        thinking_budgets=settings_manager.thinking_budgets,
+        max_retry_delay_ms=session_settings.retry.max_delay_ms,
+    )
+    session = AgentSession(
+        agent=agent,
+        session_manager=manager,
+        models=access,
+        settings=session_settings,
+        cwd=cwd,
+        offline=offline,
+        commands=CommandRegistry(),
+        tools=list(all_tools.values()),  # the built-in tools, through the session's tool registry
+        rebuild_system_prompt=resources.build_system_prompt,
+        resources=resources,
+        settings_manager=settings_manager if persist_settings else None,
+        last_assistant=next((m for m in reversed(context.messages) if getattr(m, "role", None) == "assistant"), None),
+    )
+    if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
+        ownership.on_problem = lambda text: session.notify("warning", text)
+    if is_new:
+        session.record_initial_settings()
+    elif not has_session_level:
+        manager.append_thinking_level_change(level)
+    warnings += [*trust_status.errors, *resources.warnings()]  # trust.json, bad skill/template files, clashes
+    warnings += attach_resources(session, resources)  # /template and /skill:name in session.commands
+    for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
+        session.startup_warnings.append(warning)
+    return session
+
+
+def _build_tools(cwd: str, settings_manager: SettingsManager) -> dict[str, AgentTool]:
+    from pi_tui.coding.tools import create_coding_tools
+
+    return create_coding_tools(
+        cwd,
+        {
+            "shellPath": settings_manager.shell_path,
+            "shellCommandPrefix": settings_manager.shell_command_prefix,
+        },
+    )
+
+
+def list_available_models(search: str | None = None) -> list[tuple[str, str]]:
+    """``(provider/id, name)`` rows of models with auth (``--list-models``), filtered by ``search``."""
+    access = RegistryModelAccess.create(get_agent_dir())
+    rows = []
+    for model in access.available_models():  # models with a key, a local server or --api-key
+        label = f"{model.provider}/{model.id}"
+        if search and search.lower() not in label.lower() and search.lower() not in model.name.lower():
+            continue
+        rows.append((label, model.name))
+    return rows

@@ -1,0 +1,120 @@
+"""``AgentSession.prompt`` (pi-reference §3.6): from the user's text to a finished run."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from pi_tui.agent import Agent
+from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage, now_ms
+from pi_tui.coding.agent_session.follow_on import FollowOn
+from pi_tui.coding.agent_session.hooks import BeforeAgentStartOutcome, InputOutcome, SessionHooks, await_hook
+from pi_tui.coding.agent_session.queues import PromptQueues
+from pi_tui.coding.agent_session.settings import LOGIN_HELP, NO_MODEL_MESSAGE, ModelAccess
+from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING
+
+
+class Prompter:
+    """Runs prompts for one session.
+
+    ``agent``: runs them; ``models``: auth check; ``hooks``: the ``input``/``before_agent_start`` seams;
+    ``model()``: the active model; ``is_retrying()`` / ``abort_retry()``: a pending retry is replaced by a new
+    prompt; ``follow_on``: retries/compactions a run leaves behind (awaited); ``queues``: where text goes while
+    streaming; ``flush_pending_bash()``: records deferred ``!cmd`` results; ``check_compaction(message,
+    skip_aborted)``: the pre-prompt compaction check.
+    """
+
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        models: ModelAccess,
+        hooks: SessionHooks,
+        model: Callable[[], Model | None],
+        is_retrying: Callable[[], bool],
+        abort_retry: Callable[[], None],
+        follow_on: FollowOn,
+        queues: PromptQueues,
+        flush_pending_bash: Callable[[], None],
+        check_compaction: Callable[[AssistantMessage | None, bool], Awaitable[None]],
+    ) -> None:
+        self._agent = agent
+        self._models = models
+        self._hooks = hooks
+        self._model = model
+        self._is_retrying = is_retrying
+        self._abort_retry = abort_retry
+        self._follow_on = follow_on
+        self._queues = queues
+        self._flush_pending_bash = flush_pending_bash
+        self._check_compaction = check_compaction
+
+    async def prompt(
+        self,
+        text: str,
+        images: Sequence[ImageContent] | None = None,
+        streaming_behavior: str | None = None,
+    ) -> None:
+        """Send a user message and wait for the run (and any retry/compaction continuation) to finish.
+
+        While streaming, ``streaming_behavior`` ``"steer"`` or ``"followUp"``/``"follow_up"`` queues the
+        text instead; without it raises ``RuntimeError`` (pi's wording). Raises ``RuntimeError`` with pi's
+        messages when no model is selected or no key is configured.
+        """
+        if self._hooks.input is not None:  # seam: input (may transform or consume the user's text)
+            outcome = await await_hook(self._hooks.input, text, list(images or []))
+            if isinstance(outcome, InputOutcome):
+                if outcome.handled:
+                    return
+                text, images = outcome.text, outcome.images
+        if self._is_retrying() and not self._agent.state.is_streaming:
+            self._abort_retry()  # a new prompt replaces the pending retry
+            await self._follow_on.wait()
+        if self._agent.state.is_streaming:
+            if streaming_behavior is None:
+                raise RuntimeError(ALREADY_STREAMING)
+            if streaming_behavior in ("followUp", "follow_up"):
+                self._queues.follow_up(text, images)
+            else:
+                self._queues.steer(text, images)
+            return
+        self._flush_pending_bash()
+        model = self._model()
+        if model is None:
+            raise RuntimeError(NO_MODEL_MESSAGE)
+        if not self._models.has_auth(model):
+            raise RuntimeError(f"No API key found for {model.provider}.\n\n{LOGIN_HELP}")
+        last_assistant = self._find_last_assistant_message()
+        if last_assistant is not None:
+            await self._check_compaction(last_assistant, False)
+        await self._start_run(text, list(images or []))
+        await self._follow_on.wait()
+
+    async def _start_run(self, text: str, images: list[ImageContent]) -> None:
+        """Seam ``before_agent_start``, then the run: the user message (plus any hook messages), with the
+        hook's system prompt for this run only."""
+        messages: list[Any] = [UserMessage(content=[TextContent(text=text), *images], timestamp=now_ms())]
+        base_prompt = self._agent.state.system_prompt
+        outcome = await await_hook(self._hooks.before_agent_start, text, images, base_prompt)
+        if not isinstance(outcome, BeforeAgentStartOutcome):
+            await self._agent.prompt(messages)
+            return
+        messages.extend(outcome.messages)
+        if outcome.system_prompt is not None:
+            self._agent.state.system_prompt = outcome.system_prompt
+        try:
+            await self._agent.prompt(messages)
+        finally:
+            self._agent.state.system_prompt = base_prompt
+
+    def _find_last_assistant_message(self) -> AssistantMessage | None:
+        """The last assistant message in the agent's state (pi's ``_findLastAssistantMessage``).
+
+        Not the last one *streamed*: overflow recovery drops the overflowed error message from the state, and
+        the pre-prompt compaction check must not see it again (it would report a failed recovery that never
+        ran; pi-reference §3.9).
+        """
+        for message in reversed(self._agent.state.messages):
+            if isinstance(message, AssistantMessage):
+                return message
+        return None

@@ -1,0 +1,148 @@
+"""AgentSession session switching: new, switch, fork, clone (pi-reference §3.4 "Forking")."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pi_tui.agent import Agent
+from pi_tui.ai.types import AssistantMessage
+from pi_tui.coding.agent_session.events import SessionInfoChangedEvent
+from pi_tui.coding.agent_session.hooks import SessionHooks, await_hook
+from pi_tui.coding.messages import message_role, message_text
+from pi_tui.coding.session.entries import MessageEntry
+from pi_tui.coding.session.session_manager import SessionManager
+
+
+class SessionSwitcher:
+    """Replaces the session a running AgentSession writes to.
+
+    ``agent``: its messages and ``session_id`` follow the file; ``session_manager()`` / ``set_session_manager``:
+    read and replace the current SessionManager; ``abort()`` / ``clear_queue()``: stop the run and empty the queues first;
+    ``record_initial_settings()`` / ``restore_from_context(context)``: the model part's entries for a new
+    session and its restore for a loaded one; ``loaded(last_assistant)``: the session resets its per-file
+    state; ``emit``: the fan-out; ``hooks``: the ``session_before_switch``/``session_before_fork``/
+    ``session_start`` seams.
+    """
+
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: Callable[[], SessionManager],
+        set_session_manager: Callable[[SessionManager], None],
+        abort: Callable[[], Awaitable[None]],
+        clear_queue: Callable[[], Any],
+        record_initial_settings: Callable[[], None],
+        restore_from_context: Callable[[Any], None],
+        loaded: Callable[[AssistantMessage | None], None],
+        emit: Callable[[Any], None],
+        hooks: SessionHooks,
+    ) -> None:
+        self._agent = agent
+        self._manager = session_manager
+        self._set_manager = set_session_manager
+        self._abort = abort
+        self._clear_queue = clear_queue
+        self._record_initial_settings = record_initial_settings
+        self._restore_from_context = restore_from_context
+        self._loaded = loaded
+        self._emit = emit
+        self._hooks = hooks
+
+    async def _before_switch(self, reason: str, target: str | None) -> bool:
+        """The ``session_before_switch`` seam; True when a hook cancelled the switch."""
+        return bool(await await_hook(self._hooks.session_before_switch, reason, target))
+
+    async def _started(self, reason: str) -> None:
+        self._emit(SessionInfoChangedEvent(name=self._manager().get_session_name()))
+        await await_hook(self._hooks.session_start, reason)  # seam: session_start after a switch
+
+    def _reload(self) -> None:
+        manager = self._manager()
+        context = manager.build_session_context(include_ui=True, close_interrupted=True)
+        self._agent.state.messages = list(context.messages)
+        self._agent.session_id = manager.get_session_id()
+        self._loaded(next((m for m in reversed(context.messages) if message_role(m) == "assistant"), None))
+        self._restore_from_context(context)
+
+    async def new_session(self) -> None:
+        """Abort, clear queues and start an empty session (same model and thinking level)."""
+        if await self._before_switch("new", None):
+            return
+        await self._abort()
+        self._clear_queue()
+        manager = self._manager()
+        manager.new_session()
+        self._agent.state.messages = []
+        self._agent.session_id = manager.get_session_id()
+        self._loaded(None)
+        self._record_initial_settings()
+        await self._started("new")
+
+    async def switch_session(self, path: str | Path, manager: SessionManager | None = None) -> None:
+        """Abort and load another session file (its model and thinking level are restored when possible).
+        ``manager``: the file already opened with ``SessionManager.open(path)`` (a UI opens it in a thread)."""
+        if await self._before_switch("resume", str(path)):
+            return
+        await self._abort()
+        self._clear_queue()
+        self._set_manager(manager if manager is not None else SessionManager.open(path))
+        self._reload()
+        await self._started("resume")
+
+    def get_fork_messages(self) -> list[dict[str, str]]:
+        """User messages that can be forked from, of every branch in the file, in file order:
+        ``[{entryId, text}]`` (messages without text are left out). As pi 0.73.1's
+        ``getUserMessagesForForking`` (it listed only the active branch here before)."""
+        out = []
+        for entry in self._manager().get_entries():
+            if isinstance(entry, MessageEntry) and message_role(entry.message) == "user":
+                text = message_text(entry.message)
+                if text:
+                    out.append({"entryId": entry.id, "text": text})
+        return out
+
+    async def fork(self, entry_id: str) -> dict[str, Any]:
+        """New session = this branch up to the parent of user message ``entry_id``; returns ``{text, cancelled}``.
+
+        ``text`` is the forked message's text (for the editor). Raises ``ValueError`` for an id that is not
+        a user message on this session.
+        """
+        manager = self._manager()
+        entry = manager.get_entry(entry_id)
+        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
+            raise ValueError("Invalid entry ID for forking")
+        text = message_text(entry.message)
+        if await await_hook(self._hooks.session_before_fork, entry_id):  # seam: session_before_fork
+            return {"text": text, "cancelled": True}
+        await self._abort()
+        self._clear_queue()
+        previous = _file_name(manager)
+        if entry.parent_id is None:
+            manager.new_session(parent_session=previous)
+        else:
+            manager.create_branched_session(entry.parent_id)
+        self._reload()
+        await self._started("fork")
+        return {"text": text, "cancelled": False}
+
+    async def clone(self) -> None:
+        """New session holding a copy of the current branch."""
+        if await self._before_switch("clone", None):
+            return
+        await self._abort()
+        manager = self._manager()
+        leaf = manager.get_leaf_id()
+        if leaf is None:
+            manager.new_session(parent_session=_file_name(manager))
+        else:
+            manager.create_branched_session(leaf)
+        self._reload()
+        await self._started("clone")
+
+
+def _file_name(manager: SessionManager) -> str | None:
+    path = manager.get_session_file()
+    return str(path) if path is not None else None
