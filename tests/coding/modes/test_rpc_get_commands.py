@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from pi_tui.coding.agent_session.factory import create_agent_session
 from pi_tui.coding.extensions.registries import CommandSpec
 from pi_tui.coding.modes.json_mode import JsonLineWriter
 from pi_tui.coding.modes.rpc_mode import RpcServer
-from pi_tui.coding.session_factory import create_agent_session
 
 pytestmark = pytest.mark.anyio
 
