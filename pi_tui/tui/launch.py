@@ -49,8 +49,8 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     cwd = opts.get("cwd") or os.getcwd()
 
     async def factory() -> TuiSession:
-        from pi_tui.coding.session.lock import SessionLockedError
         from pi_tui.coding.agent_session.factory import create_agent_session
+        from pi_tui.coding.session.lock import SessionLockedError
         from pi_tui.tui.modals.trust import ask_project_trust
 
         await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project")))  # before anything loads
