@@ -42,8 +42,8 @@ class ModelSwitcher:
 
     ``agent``: holds the active model and level; ``session_manager()``: the current SessionManager (records
     ``model_change``/``thinking_level_change``); ``models``: auth and lookup; ``default_thinking_level()``:
-    the level used when the previous model had no reasoning (settings, read per switch); ``settings_manager``:
-    where picks are saved (None: nowhere); ``emit``/``notify``: the session's fan-out and UI-only
+    the level used when the previous model had no reasoning (settings, read per switch); ``settings_manager()``:
+    where picks are saved (None: nowhere; read per save); ``emit``/``notify``: the session's fan-out and UI-only
     notifications; ``hooks``: the ``model_select``/``thinking_level_select`` seams.
     """
 
@@ -54,7 +54,7 @@ class ModelSwitcher:
         session_manager: Callable[[], SessionManager],
         models: ModelAccess,
         default_thinking_level: Callable[[], str],
-        settings_manager: SettingsManager | None,
+        settings_manager: Callable[[], SettingsManager | None],
         emit: Callable[[Any], None],
         notify: Callable[[str, str], Any],
         hooks: SessionHooks,
@@ -139,7 +139,7 @@ class ModelSwitcher:
 
     def _save_preference(self, setter: str, *args: Any) -> None:
         """Call ``settings_manager.<setter>(*args)`` (saved at once); a failed save becomes a warning notice."""
-        manager = self._settings_manager
+        manager = self._settings_manager()
         if manager is None:
             return
         getattr(manager, setter)(*args)

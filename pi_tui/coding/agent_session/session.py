@@ -112,6 +112,7 @@ class AgentSession:
         self.settings = settings or SessionSettings()
         self.cwd = cwd
         self.commands = commands if commands is not None else CommandRegistry()
+        self.settings_manager = settings_manager
         self.resources = resources
         self._offline = offline
         self._sleep = sleep or asyncio.sleep
@@ -140,7 +141,8 @@ class AgentSession:
         )
         self._models = ModelSwitcher(
             agent=agent, session_manager=manager, models=models,
-            default_thinking_level=lambda: self.settings.default_thinking_level, settings_manager=settings_manager, emit=self._emit, notify=self._ui.notify, hooks=self.hooks,
+            default_thinking_level=lambda: self.settings.default_thinking_level,
+            settings_manager=lambda: self.settings_manager, emit=self._emit, notify=self._ui.notify, hooks=self.hooks,
         )
         self._stats = SessionStats(agent=agent, session_manager=manager, model=lambda: self.model)
         self._bash = UserBashRunner(
