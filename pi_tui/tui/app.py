@@ -39,7 +39,7 @@ from pi_tui.tui.log_setup import FailureReporter
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
-from pi_tui.tui.transcript_builder import items_for_session
+from pi_tui.tui.transcript_builder import compaction_note, items_for_session
 from pi_tui.tui.widgets.footer import Footer
 from pi_tui.tui.widgets.header import Header, offline_notice
 from pi_tui.tui.widgets.message_render import RenderContext
@@ -294,6 +294,9 @@ class PiApp(App[int]):
         self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
+        note = compaction_note(session)  # pi shows it when a session is opened
+        if note:
+            self.add_notice("status", note)
         warnings = [*self._startup_warnings, *session.startup_warnings,
                     *self.app_commands.adopt(getattr(session, "commands", None), self.builtin_commands.register)]
         self._startup_warnings = []

@@ -290,3 +290,18 @@ def _session_items(session: Any) -> list[TranscriptItem]:
         for message in messages[len(context):]:
             builder.add(message)
     return items
+
+
+def compaction_note(session: Any) -> str | None:
+    """``Session compacted 1 time`` / ``Session compacted N times`` for a session whose file holds compaction
+    entries (every entry of the file, all branches, as pi 0.73's ``renderInitialMessages`` counts), shown when a
+    session is opened; None when it was never compacted or has no entries to read."""
+    manager = getattr(session, "session_manager", None)
+    try:
+        entries = list(manager.get_entries()) if manager is not None else []
+    except Exception:  # a session that cannot list its entries shows no note
+        return None
+    count = sum(1 for entry in entries if getattr(entry, "type", None) == "compaction")
+    if not count:
+        return None
+    return f"Session compacted {'1 time' if count == 1 else f'{count} times'}"

@@ -21,6 +21,7 @@ from pi_tui.tui.keymap import DESCRIPTIONS
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
 from pi_tui.tui.theme_loader import ThemeError, available_themes
+from pi_tui.tui.transcript_builder import compaction_note
 from pi_tui.tui.widgets.footer import format_tokens
 from pi_tui.tui.widgets.transcript_items import SummaryItem
 
@@ -171,7 +172,8 @@ class SlashCommandHandlers:
                 host.add_notice("error", f"Could not open session: {exc}")
                 return
             host.rebuild_transcript()
-            host.add_notice("status", "Resumed session")
+            note = compaction_note(host.session)  # pi: shown when a session is opened
+            host.add_notice("status", "Resumed session" + (f" · {note[0].lower()}{note[1:]}" if note else ""))
             host.refresh_footer()
             host.update_title()
 
