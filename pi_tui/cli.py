@@ -260,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_print_mode(options, messages, json_mode=(mode == "json"))
     from pi_tui.tui.early_input import hold_typed_keys
 
-    restore_terminal = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
+    held = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
+    restore_terminal = held.restore
     try:
         try:
             from pi_tui.tui.app import run_app
@@ -276,6 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options["theme"] = args.theme
         options["resume"] = args.resume
         options["initial_messages"] = args.messages
+        options["typed_ahead"] = held.typed_ahead  # typed before the keys were held (cooked)
         result = run_app(options)
     finally:
         restore_terminal()

@@ -31,6 +31,7 @@ from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
 from pi_tui.tui.controllers.slash_commands import SlashCommandHandlers
 from pi_tui.tui.controllers.submit import SubmitController
 from pi_tui.tui.controllers.user_bash import BashRunner
+from pi_tui.tui.early_input import split_typed_ahead
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
 from pi_tui.tui.launch import freeze_heap, no_colour_means_none
@@ -155,6 +156,7 @@ class PiApp(App[int]):
         self.session_ready = False
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
+        self.typed_ahead = ""  # keys typed before the terminal was held (``early_input``): taken on mount
         self.session_error: str | None = None
         self._startup_warnings: list[str] = []
         self._footer_pending = False
@@ -227,11 +229,22 @@ class PiApp(App[int]):
         self._ui_ready = True
         self.signal_handlers.install()
         self.prompt_input.focus()
+        self._take_typed_ahead()
         self.update_prompt_mode()
         self.refresh_footer()
         # Shown once the session's transcript is in place (attaching rebuilds the transcript).
         self._startup_warnings = [w for w in [self.theme_warning, *self.keymap.warnings] if w]
         self.call_after_refresh(self._after_first_paint)
+
+    def _take_typed_ahead(self) -> None:
+        """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
+        session is ready), the rest goes to the editor (issue 9: type-ahead at launch was lost)."""
+        lines, rest = split_typed_ahead(self.typed_ahead)
+        self.typed_ahead = ""
+        for line in lines:
+            self.submit_flow.submit(line, "steer")
+        if rest:
+            self.prompt_input.insert(rest)
 
     def _after_first_paint(self) -> None:
         self.run_worker(self._start_session(), name="session-start", group="startup", exclusive=True)

@@ -45,6 +45,7 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     opts = dict(options)
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])
+    typed_ahead = str(opts.pop("typed_ahead", "") or "")  # keys typed before the CLI held the terminal
     resume = bool(opts.pop("resume", False))
     cwd = opts.get("cwd") or os.getcwd()
 
@@ -76,6 +77,7 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
                 hide_thinking=settings.hide_thinking_block, settings_manager=settings)
     app.log_file = log_file
     app.open_resume_on_start = resume
+    app.typed_ahead = typed_ahead
     from pi_tui.coding.session.lock import release_all
 
     app.quit_controller.on_settled = release_all  # the session lock is gone before the process is

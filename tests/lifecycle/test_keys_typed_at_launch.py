@@ -42,3 +42,15 @@ def test_a_prompt_typed_during_start_up_is_sent(tmp_path: Path) -> None:
         app.wait_for("launched-42", timeout=60)  # the offline model ran it: the prompt was sent
         app.send("\x04")  # Ctrl+D on the empty editor quits
         assert app.wait(timeout=30) == 0
+
+
+def test_type_ahead_before_the_process_started_is_sent(tmp_path: Path) -> None:
+    """Typed while the shell was still starting the process (cooked: Enter already a newline): sent too."""
+    home = tmp_path / "home"
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    with PtyApp([], cwd, _env(home)) as app:
+        app.send("run `echo ahead-$((40+3))`\r")  # at once, before the interpreter has started
+        app.wait_for("ahead-43", timeout=60)
+        app.send("\x04")
+        assert app.wait(timeout=30) == 0

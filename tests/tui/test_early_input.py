@@ -8,7 +8,7 @@ import pty
 import select
 import termios
 
-from pi_tui.tui.early_input import hold_typed_keys
+from pi_tui.tui.early_input import hold_typed_keys, split_typed_ahead
 
 
 def _read_available(fd: int) -> bytes:
@@ -26,7 +26,9 @@ def test_enter_typed_while_held_stays_enter_and_is_not_echoed() -> None:
     try:
         before = termios.tcgetattr(slave)
         assert before[0] & termios.ICRNL and before[3] & termios.ICANON  # a fresh terminal is cooked
-        restore = hold_typed_keys(slave)
+        held = hold_typed_keys(slave)
+        restore = held.restore
+        assert held.typed_ahead == ""
         os.write(master, b"hello\r")
         assert _read_available(slave) == b"hello\r"  # cooked, it would be b"hello\n" (ICRNL)
         assert b"hello" not in _read_available(master)  # no echo over the shell
@@ -53,8 +55,32 @@ def test_cooked_terminal_turns_enter_into_a_newline() -> None:
 def test_not_a_terminal_changes_nothing(tmp_path: object) -> None:
     read_end, write_end = os.pipe()
     try:
-        restore = hold_typed_keys(read_end)
-        restore()
+        held = hold_typed_keys(read_end)
+        held.restore()
+        assert held.typed_ahead == ""
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def test_keys_typed_before_the_hold_are_collected_cooked() -> None:
+    """Type-ahead that arrived before the CLI held the terminal: the terminal already made Enter a newline and
+    applied its own line editing (backspace); it is read at once, and nothing of it is left for the app."""
+    master, slave = pty.openpty()
+    try:
+        os.write(master, b"first prompt\rsecoX\x7fnd")
+        held = hold_typed_keys(slave)
+        assert held.typed_ahead == "first prompt\nsecond"
+        os.write(master, b"later\r")
+        assert _read_available(slave) == b"later\r"
+        held.restore()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_split_typed_ahead() -> None:
+    assert split_typed_ahead("") == ([], "")
+    assert split_typed_ahead("hello\npartial") == (["hello"], "partial")
+    assert split_typed_ahead("one\n\ntwo\n") == (["one", "two"], "")
+    assert split_typed_ahead("a\x1b[Ab\n") == (["a[Ab"], "")  # control characters dropped

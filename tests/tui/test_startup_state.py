@@ -111,3 +111,19 @@ async def test_prompts_typed_before_a_failed_start_go_back_to_the_editor() -> No
         await wait_until(pilot, lambda: app.session_error is not None)
         await pilot.pause(0.1)
         assert app.prompt_input.text == "keep me" and not app.queue_view.display
+
+
+@pytest.mark.anyio
+async def test_type_ahead_from_before_the_hold_is_submitted_and_kept(tmp_path: Path) -> None:
+    """Keys typed before the CLI held the terminal (``early_input``) arrive cooked: each line is submitted
+    (held until the session is ready), the unfinished rest is in the editor."""
+    session, _ = make_session(tmp_path, [faux_assistant_message("typed-ahead answer")])
+    factory = SlowFactory(session)
+    app = make_app(None, session_factory=factory)
+    app.typed_ahead = "typed before launch\nhalf a"
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, lambda: "Pending: typed before launch" in app.queue_view.render().plain)
+        assert app.prompt_input.text == "half a"
+        factory.release()
+        await wait_until(pilot, lambda: "typed-ahead answer" in transcript_text(app))
+        assert app.prompt_input.text == "half a"
