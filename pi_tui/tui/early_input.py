@@ -94,8 +94,9 @@ def _read_available(fd: int) -> bytes:
 def split_typed_ahead(text: str) -> tuple[list[str], str]:
     """``(lines to submit, rest for the editor)`` of cooked type-ahead: each line ended by Enter is a prompt,
     the unfinished last line goes to the editor; control characters (stray escape sequences) are dropped."""
-    clean = "".join(ch for ch in text if ch in "\n\t" or ch.isprintable())
-    *lines, rest = clean.replace("\r", "\n").split("\n")
+    unified = text.replace("\r\n", "\n").replace("\r", "\n")  # Enter already read raw by a shell stays CR
+    clean = "".join(ch for ch in unified if ch in "\n\t" or ch.isprintable())
+    *lines, rest = clean.split("\n")
     return [line for line in lines if line.strip()], rest
 
 

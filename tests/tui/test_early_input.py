@@ -84,3 +84,5 @@ def test_split_typed_ahead() -> None:
     assert split_typed_ahead("hello\npartial") == (["hello"], "partial")
     assert split_typed_ahead("one\n\ntwo\n") == (["one", "two"], "")
     assert split_typed_ahead("a\x1b[Ab\n") == (["a[Ab"], "")  # control characters dropped
+    # a shell that read its own line raw (readline) leaves the next Enter as CR in the queue
+    assert split_typed_ahead("run it\rnext\r\nhalf") == (["run it", "next"], "half")
