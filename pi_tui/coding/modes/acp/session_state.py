@@ -34,6 +34,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
+from pi_tui.ai.models import get_supported_thinking_levels
 from pi_tui.ai.types import THINKING_LEVELS, AssistantMessage
 from pi_tui.coding.modes.acp.permissions import SESSION_MODES, AcpExtensionUI, PermissionGate
 from pi_tui.coding.modes.acp.prompt_content import available_commands, expand_command
@@ -177,7 +178,7 @@ class AcpSession:
         self.enqueue(update_current_mode(mode_id))
 
     def config_options(self) -> list[SessionConfigOptionSelect]:
-        """Model and thinking level as select options (values ``provider/id`` and pi's level names)."""
+        """Model and thinking level as select options (values ``provider/id``; the levels the model supports)."""
         session = self.session
         model = session.model
         current = f"{model.provider}/{model.id}" if model is not None else ""
@@ -185,7 +186,8 @@ class AcpSession:
                                             description=m.provider) for m in session.available_models()]
         if current and current not in {o.value for o in models}:
             models.insert(0, SessionConfigSelectOption(value=current, name=model.name or model.id))
-        levels = [SessionConfigSelectOption(value=level, name=level) for level in THINKING_LEVELS]
+        supported = get_supported_thinking_levels(model) if model is not None else ["off"]
+        levels = [SessionConfigSelectOption(value=level, name=level) for level in supported]
         return [
             SessionConfigOptionSelect(id=MODEL_OPTION, name="Model", category="model", type="select",
                                       current_value=current, options=models),
@@ -195,7 +197,8 @@ class AcpSession:
 
     def set_config_option(self, config_id: str, value: Any) -> list[SessionConfigOptionSelect]:
         """Set the model (``provider/id``) or thinking level; raises ``ValueError`` for an unknown option or
-        value. Returns all options (the thinking level may change with the model)."""
+        value. Returns all options (the thinking level may change with the model; a level the model does not
+        support is clamped, as everywhere in pi)."""
         session = self.session
         if config_id == MODEL_OPTION:
             provider, _, model_id = str(value).partition("/")
