@@ -42,6 +42,7 @@ from pi_tui.coding.tools.edit_diff import (
     strip_bom,
     unified_diff,
 )
+from pi_tui.coding.tools.file_access import read_file, write_file
 from pi_tui.coding.tools.file_mutation_queue import with_file_mutation_queue
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 
@@ -202,6 +203,7 @@ class EditTool(AgentTool):
     """
 
     cwd: str = Field(default=".", exclude=True)
+    file_access: Any = Field(default=None, exclude=True)  # tools/file_access.py; None = local files
 
     def __init__(self, cwd: str, **data: Any) -> None:
         super().__init__(
@@ -234,10 +236,10 @@ class EditTool(AgentTool):
                 await in_thread(_check_access, absolute)
             except OSError as exc:
                 raise Exception(f"Could not edit file: {path}. Error code: {error_code(exc)}.") from None
-            raw = await run_abortable(signal, in_thread(_read_bytes, absolute))
+            raw = await run_abortable(signal, read_file(self.file_access, absolute, _read_bytes))
             final, base, new, note = await in_thread(_plan_edit, raw, specs, path)
             check_aborted(signal)
-            await in_thread(_write_bytes, absolute, final)
+            await write_file(self.file_access, absolute, final, _write_bytes)
             check_aborted(signal)
             details = await in_thread(_edit_details, base, new, path)
             return text_result(f"Successfully replaced {len(specs)} block(s) in {path}.{note}", details)

@@ -28,7 +28,8 @@ from pydantic import Field
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.types import ImageContent, TextContent
-from pi_tui.coding.tools.common import in_thread, node_error_message, run_abortable, text_result
+from pi_tui.coding.tools.common import node_error_message, run_abortable, text_result
+from pi_tui.coding.tools.file_access import read_file
 from pi_tui.coding.tools.path_utils import resolve_read_path
 from pi_tui.coding.tools.truncate import (
     DEFAULT_MAX_BYTES,
@@ -155,6 +156,7 @@ class ReadTool(AgentTool):
 
     cwd: str = Field(default=".", exclude=True)
     supports_images: Callable[[], bool] | None = Field(default=None, exclude=True)
+    file_access: Any = Field(default=None, exclude=True)  # tools/file_access.py; None = local files
 
     def __init__(self, cwd: str, supports_images: Callable[[], bool] | None = None, **data: Any) -> None:
         super().__init__(
@@ -179,7 +181,7 @@ class ReadTool(AgentTool):
         path = str(data["path"])
         offset, limit = _to_int(data.get("offset")), _to_int(data.get("limit"))
         absolute = resolve_read_path(path, self.cwd)
-        raw = await run_abortable(signal, in_thread(_load, absolute))
+        raw = await run_abortable(signal, read_file(self.file_access, absolute, _load))
         mime = detect_image_mime(raw[:16])
         if mime is not None:
             note = f"Read image file [{mime}]"

@@ -29,6 +29,7 @@ from pi_tui.coding.tools.common import (
     text_result,
 )
 from pi_tui.coding.tools.edit_diff import normalize_to_lf, strip_bom, unified_diff
+from pi_tui.coding.tools.file_access import write_file
 from pi_tui.coding.tools.file_mutation_queue import with_file_mutation_queue
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 
@@ -86,6 +87,7 @@ class WriteTool(AgentTool):
     """
 
     cwd: str = Field(default=".", exclude=True)
+    file_access: Any = Field(default=None, exclude=True)  # tools/file_access.py; None = local files
 
     def __init__(self, cwd: str, **data: Any) -> None:
         super().__init__(
@@ -116,7 +118,7 @@ class WriteTool(AgentTool):
             check_aborted(signal)
             old = await in_thread(_read_old, absolute)
             encoded = encode_preserving(content)
-            await run_abortable(signal, in_thread(_write, absolute, encoded))
+            await run_abortable(signal, write_file(self.file_access, absolute, encoded, _write))
             diff = await in_thread(_write_diff, old, content, path)
             details = {"artifacts": [{"title": path, "kind": "diff", "content": diff, "path": path}]}
             return text_result(f"Successfully wrote {len(encoded)} bytes to {path}", details)

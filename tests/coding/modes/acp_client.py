@@ -76,9 +76,11 @@ class AcpRun:
 
 
 @contextlib.asynccontextmanager
-async def acp_run(args: list[str], cwd: Path, env: dict[str, str], stderr_path: Path) -> AsyncIterator[AcpRun]:
-    """Spawn ``python -m pi_tui.cli --mode acp *args`` in ``cwd``; stderr goes to ``stderr_path``."""
-    client = RecordingClient()
+async def acp_run(args: list[str], cwd: Path, env: dict[str, str], stderr_path: Path,
+                  client: RecordingClient | None = None) -> AsyncIterator[AcpRun]:
+    """Spawn ``python -m pi_tui.cli --mode acp *args`` in ``cwd``; stderr goes to ``stderr_path``; ``client``:
+    a :class:`RecordingClient` (subclass) to use instead of a new one."""
+    client = client if client is not None else RecordingClient()
     run: AcpRun | None = None
 
     def observer(event: StreamEvent) -> None:

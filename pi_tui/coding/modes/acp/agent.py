@@ -10,6 +10,9 @@ process stays up: anything before ``initialize`` → ``-32600``; an unknown ``se
 option or value, unsupported content → ``-32602``; a session file that cannot be opened → ``-32002``;
 no model or key → ``-32000`` (authentication required), with pi-tui's message in ``data.details``.
 
+When the client offers ``fs`` capabilities, the file tools read and write through it (:mod:`.files`);
+terminals stay local (``bash`` runs here and streams its output as tool call content).
+
 MCP servers a client passes are not connected yet (pi-tui has no MCP client in this version): they are
 named in one warning on stderr and ``mcpCapabilities`` says ``http``/``sse`` are unsupported.
 """
@@ -34,6 +37,7 @@ from acp.schema import (
     SetSessionModeResponse,
 )
 
+from pi_tui.coding.modes.acp.files import ClientFileAccess, install
 from pi_tui.coding.modes.acp.prompt_content import prompt_from_blocks
 from pi_tui.coding.modes.acp.session_state import AcpSession
 from pi_tui.coding.modes.acp.updates import replay_updates
@@ -96,6 +100,10 @@ class PiAcpAgent:
             log.warning("%s", warning)
         mode, queued = self._settings(session.cwd)
         state = AcpSession(session, self.client, default_mode=mode, queued_prompt=queued)
+        fs = self.client_capabilities.fs if self.client_capabilities is not None else None
+        if fs is not None and (fs.read_text_file or fs.write_text_file):
+            install(session, ClientFileAccess(self.client, state.session_id, read=bool(fs.read_text_file),
+                                              write=bool(fs.write_text_file)))
         self.sessions[state.session_id] = state
         return state
 
