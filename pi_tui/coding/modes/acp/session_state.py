@@ -5,6 +5,9 @@ Updates leave in event order through one queue and one sender task per session; 
 waits until everything queued so far has been written (a prompt answers only after its last update; a
 permission request goes out after its ``tool_call``).
 
+Extensions: :attr:`AcpSession.ui` is the ACP :class:`~pi_tui.coding.extensions.ui.ExtensionUI` (dialogs as
+permission requests); it is given to the session's extension runtime (``set_ui``) when the session has one.
+
 Prompting: :meth:`AcpSession.prompt` runs one turn and returns the ACP stop reason: ``end_turn``,
 ``max_tokens`` (the model stopped at its output limit) or ``cancelled`` (``session/cancel``; the run is
 aborted, a running tool is stopped, queued prompts are dropped). A run that fails shows the error as a
@@ -65,6 +68,10 @@ class AcpSession:
                                    previous=agent.before_tool_call, mode=default_mode)
         agent.before_tool_call = self.gate
         self.ui = AcpExtensionUI(self.ask, self._show, self._set_title)
+        for name in ("extension_runtime", "extensions"):  # the extension runtime, once a session carries one
+            set_ui = getattr(getattr(session, name, None), "set_ui", None)
+            if callable(set_ui):
+                set_ui(self.ui)
         self._unsubscribe: Callable[[], None] = session.subscribe(self._on_event)
 
     # ------------------------------------------------------------------ update stream
