@@ -7,7 +7,8 @@
 * ``ask`` (default): a call of a tool that can change something (every tool except ``read``, ``grep``,
   ``find``, ``ls``) is sent to the client with the options allow once / allow always / reject; "always"
   lets every later call of that tool run without asking for the rest of the session; reject (or a cancelled
-  request) blocks the call, and the model gets the reason as the tool's error result;
+  request, or ``session/cancel`` before the client answered) blocks the call, and the model gets the
+  reason as the tool's error result;
 * ``allow``: nothing is asked (pi's own behaviour);
 * ``read-only``: such calls are blocked without asking.
 
@@ -96,17 +97,25 @@ class PermissionGate:
             if self.mode == "read-only":
                 return BeforeToolCallResult(block=True, reason=READ_ONLY_TEXT)
             if self.mode == "ask":
-                blocked = await self._ask(call.id, call.name, call.arguments)
+                blocked = await self._ask(call.id, call.name, call.arguments, signal)
                 if blocked is not None:
                     return blocked
         self.started(call.id)
         return None
 
-    async def _ask(self, call_id: str, name: str, args: Any) -> BeforeToolCallResult | None:
+    async def _ask(self, call_id: str, name: str, args: Any, signal: Any) -> BeforeToolCallResult | None:
         await self.flush()
         update = ToolCallUpdate(tool_call_id=call_id, title=tool_title(name, args), kind=tool_kind(name),
                                 status="pending", locations=tool_locations(name, args, self.cwd), raw_input=args)
-        option = chosen_option(await self.ask(update, TOOL_OPTIONS))
+        request = asyncio.ensure_future(self.ask(update, TOOL_OPTIONS))
+        if signal is not None and callable(getattr(signal, "wait", None)):
+            aborted = asyncio.ensure_future(signal.wait())
+            await asyncio.wait({request, aborted}, return_when=asyncio.FIRST_COMPLETED)
+            aborted.cancel()
+            if not request.done():  # cancelled while the client had not answered: the call does not run
+                request.cancel()
+                return BeforeToolCallResult(block=True, reason=CANCELLED_TEXT)
+        option = chosen_option(await request)
         if option == ALLOW_ALWAYS:
             self.always_allowed.add(name)
             return None
