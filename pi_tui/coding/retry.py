@@ -31,7 +31,9 @@ RETRYABLE_PATTERN = re.compile(
     r"upstream request buffer|(?:please|try) (?:again|retry)|retry (?:the|your) request|"
     # pi 1.0.1-1.2.0: gateway and capacity wordings, Mistral's finish_reason "error"
     r"provider.{0,4}returned.{0,4}error|server_busy|servers? (?:are|is) (?:currently )?(?:busy|overloaded)|"
-    r"at capacity|finish_reason:? ?\"?error",
+    r"at capacity|finish_reason:? ?\"?error|"
+    # Google's JSON error statuses for transient failures (pi 0.84.0), with or without the HTTP code
+    r"\"status\": ?\"(?:UNAVAILABLE|INTERNAL|DEADLINE_EXCEEDED|ABORTED|CANCELLED)\"",
     re.IGNORECASE,
 )
 """pi 0.73's transient-error pattern (pi-reference §3.10), case-insensitive, with the classes pi added up to 1.6.0

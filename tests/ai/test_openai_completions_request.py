@@ -46,8 +46,8 @@ def _model(**kw: Any) -> Model:
     [
         ("openai", "https://api.openai.com/v1", True, True, True, "max_completion_tokens", "openai", True),
         ("xai", "https://api.x.ai/v1", False, False, False, "max_completion_tokens", "openai", True),
-        ("custom", "https://api.deepseek.com", False, False, True, "max_completion_tokens", "deepseek", True),
-        ("zai", "https://api.z.ai/api/paas/v4", False, False, False, "max_completion_tokens", "zai", True),
+        ("custom", "https://api.deepseek.com", False, False, True, "max_tokens", "deepseek", True),  # pi 0.84.2
+        ("zai", "https://api.z.ai/api/paas/v4", False, False, False, "max_tokens", "zai", True),  # pi 0.83.0
         ("moonshotai", "https://api.moonshot.ai/v1", False, False, False, "max_tokens", "openai", False),
         (  # no "developer" role on OpenRouter or Groq (pi 1.6.0; tests/regressions/test_developer_role_hosts.py)
             "openrouter",

@@ -169,7 +169,7 @@ def build_params(
                 params["reasoning_effort"] = _mapped_effort(model, effort)
             elif isinstance((model.thinking_level_map or {}).get("off"), str):
                 params["reasoning_effort"] = (model.thinking_level_map or {})["off"]
-    if "openrouter.ai" in url and (model.compat or {}).get("openRouterRouting"):
+    if (model.compat or {}).get("openRouterRouting"):  # also behind a proxy of OpenRouter (pi 0.79.0)
         params["provider"] = (model.compat or {})["openRouterRouting"]
     routing = compat.vercel_gateway_routing or {}
     if "ai-gateway.vercel.sh" in url and (routing.get("only") or routing.get("order")):

@@ -113,7 +113,10 @@ def convert_responses_messages(
     if include_system_prompt and context.system_prompt:
         items.append(
             {
-                "role": "developer" if model.reasoning else "system",
+                # compat.supportsDeveloperRole: false keeps "system" for servers without the role (pi 0.79.0)
+                "role": "developer"
+                if model.reasoning and (model.compat or {}).get("supportsDeveloperRole") is not False
+                else "system",
                 "content": sanitize_surrogates(context.system_prompt),
             }
         )

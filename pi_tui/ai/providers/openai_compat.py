@@ -62,13 +62,14 @@ _CAMEL_KEYS = {f.name: _camel(f.name) for f in fields(CompletionsCompat)}
 def detect_completions_compat(model: Model) -> CompletionsCompat:
     """Flags detected from ``model.provider`` / ``model.base_url`` alone (pi-reference §1.9)."""
     provider = model.provider
-    url = model.base_url or ""
+    url = (model.base_url or "").lower()  # hosts are case-insensitive: API.DeepSeek.com is DeepSeek (pi 0.84.2)
     is_zai = provider == "zai" or "api.z.ai" in url
     is_moonshot = provider in ("moonshotai", "moonshotai-cn") or "api.moonshot." in url
     is_cf_workers = provider == "cloudflare-workers-ai" or "api.cloudflare.com" in url
     is_cf_gateway = provider == "cloudflare-ai-gateway" or "gateway.ai.cloudflare.com" in url
     is_grok = provider == "xai" or "api.x.ai" in url
     is_deepseek = provider == "deepseek" or "deepseek.com" in url
+    is_opencode = provider in ("opencode", "opencode-go") or "opencode.ai" in url
     non_standard = (
         provider == "cerebras"
         or "cerebras.ai" in url
@@ -102,8 +103,9 @@ def detect_completions_compat(model: Model) -> CompletionsCompat:
         supports_developer_role=not no_developer_role,
         supports_reasoning_effort=not (is_grok or is_zai or is_moonshot or is_cf_gateway),
         supports_usage_in_streaming=True,
+        # DeepSeek, Z.AI and OpenCode ignore max_completion_tokens (pi 0.84.2, 0.83.0, 0.79.1)
         max_tokens_field="max_tokens"
-        if ("chutes.ai" in url or is_moonshot or is_cf_gateway)
+        if ("chutes.ai" in url or is_moonshot or is_cf_gateway or is_deepseek or is_zai or is_opencode)
         else "max_completion_tokens",
         requires_reasoning_content_on_assistant_messages=is_deepseek,
         thinking_format=thinking,

@@ -44,6 +44,8 @@ from ._stream_blocks import BlockWriter, ProviderError
 
 API = "openai-responses"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+MIN_MAX_OUTPUT_TOKENS = 16
+"""The Responses API's smallest accepted ``max_output_tokens`` (pi 0.80.4)."""
 
 
 def responses_url(model: Model) -> str:
@@ -82,7 +84,8 @@ def build_params(model: Model, context: Context, options: StreamOptions) -> dict
     if retention == "long" and compat_flag(model, "supportsLongCacheRetention"):
         params["prompt_cache_retention"] = "24h"
     if options.max_tokens:
-        params["max_output_tokens"] = options.max_tokens
+        # The Responses API rejects values below 16 (pi 0.80.4, pi#6265)
+        params["max_output_tokens"] = max(options.max_tokens, MIN_MAX_OUTPUT_TOKENS)
     if options.temperature is not None:
         params["temperature"] = options.temperature
     if extra.get("service_tier") is not None:

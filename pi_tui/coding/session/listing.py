@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.coding.session.entries import iso_to_ms
+from pi_tui.coding.session.names import one_line
 from pi_tui.coding.session.session_file import read_session_file
 
 _MESSAGE_PREFIX = b'{"type":"message"'
@@ -169,7 +170,7 @@ def build_session_info(path: str | os.PathLike[str]) -> SessionInfo | None:
             info = _parse(line)
             if isinstance(info, dict):
                 raw_name = info.get("name")
-                name = raw_name.strip() or None if isinstance(raw_name, str) else None
+                name = one_line(raw_name) or None if isinstance(raw_name, str) else None
             continue
         role = _role_of_line(line)
         if role in ("user", "assistant"):

@@ -56,6 +56,7 @@ from pi_tui.coding.session.loader import (
     session_file_name,
 )
 from pi_tui.coding.session.messages import AgentMessage, message_role, message_to_json
+from pi_tui.coding.session.names import one_line
 from pi_tui.coding.session.session_file import AppendWriter, rewrite_file
 from pi_tui.coding.session.tree import SessionTreeNode, build_tree
 
@@ -298,7 +299,7 @@ class SessionManager:
         """Name from the latest ``session_info`` entry (an empty name clears it)."""
         for entry in reversed(self._entries):
             if isinstance(entry, SessionInfoEntry):
-                return (entry.name or "").strip() or None
+                return one_line(entry.name or "") or None
         return None
 
     @property
@@ -485,14 +486,14 @@ class SessionManager:
             raise EntryNotFoundError(target_id)
         return self._append_entry(
             LabelEntry.new(
-                id=self._new_id(), parent_id=self._leaf_id, target_id=target_id, label=label or None
+                id=self._new_id(), parent_id=self._leaf_id, target_id=target_id, label=one_line(label or "") or None
             )
         )
 
     def append_session_info(self, name: str) -> str:
-        """Set the session name (trimmed; empty clears it)."""
+        """Set the session name (one line: line breaks become spaces, pi 0.80.0; trimmed; empty clears it)."""
         return self._append_entry(
-            SessionInfoEntry.new(id=self._new_id(), parent_id=self._leaf_id, name=name.strip())
+            SessionInfoEntry.new(id=self._new_id(), parent_id=self._leaf_id, name=one_line(name))
         )
 
     # ------------------------------------------------------------------ branching

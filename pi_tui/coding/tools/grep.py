@@ -239,21 +239,41 @@ async def _run_python(q: _Query, signal: AbortSignal | None) -> tuple[list[GrepM
     return result
 
 
-def _read_lines(path: str) -> list[str]:
+def read_needed_lines(path: str, wanted: set[int]) -> tuple[dict[int, str], int]:
+    """``({line number: text}, lines read)`` for the ``wanted`` 1-based lines of ``path``, read as a stream.
+
+    Lines end at ``\\n`` only, as ripgrep numbers them: a lone ``\\r`` is not a line break (pi 1.5.0: context
+    lines were shifted by one per lone CR); ``\\r`` characters are dropped from the text. Reading stops after the
+    last wanted line and only wanted lines are kept, so the context of a match in a huge file never loads the
+    whole file (pi 1.5.1). ``({}, 0)`` when the file cannot be read.
+    """
+    last = max(wanted) if wanted else 0
+    found: dict[int, str] = {}
+    count = 0
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            content = f.read()
+        with open(path, "rb") as f:
+            for raw in f:
+                count += 1
+                if count in wanted:
+                    found[count] = raw.rstrip(b"\n").replace(b"\r", b"").decode("utf-8", "replace")
+                if count >= last:
+                    break
     except OSError:
-        return []
-    return content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return {}, 0
+    return found, count
 
 
 def format_matches(
     matches: list[GrepMatch], search_path: str, is_dir: bool, context: int
 ) -> tuple[list[str], bool]:
     """Output lines for ``matches`` and whether any line was cut to 500 chars (pi's format)."""
-    cache: dict[str, list[str]] = {}
+    cache: dict[str, tuple[dict[int, str], int]] = {}
     cut_any = False
+    wanted: dict[str, set[int]] = {}  # the lines each file must be read for (its matches and their context)
+    for m in matches:
+        if context > 0 or m.line_text is None:
+            needed = wanted.setdefault(m.file_path, set())
+            needed.update(range(max(1, m.line_number - context), m.line_number + context + 1))
 
     def rel(path: str) -> str:
         if is_dir:
@@ -273,16 +293,15 @@ def format_matches(
             out.append(f"{name}:{m.line_number}: {shown}")
             continue
         if m.file_path not in cache:
-            cache[m.file_path] = _read_lines(m.file_path)
-        lines = cache[m.file_path]
-        if not lines:
+            cache[m.file_path] = read_needed_lines(m.file_path, wanted.get(m.file_path, {m.line_number}))
+        lines, count = cache[m.file_path]
+        if not count:
             out.append(f"{name}:{m.line_number}: (unable to read file)")
             continue
         start = max(1, m.line_number - context) if context > 0 else m.line_number
-        end = min(len(lines), m.line_number + context) if context > 0 else m.line_number
+        end = min(count, m.line_number + context) if context > 0 else m.line_number
         for current in range(start, end + 1):
-            line = lines[current - 1] if current - 1 < len(lines) else ""
-            shown, cut = truncate_line(line.replace("\r", ""))
+            shown, cut = truncate_line(lines.get(current, ""))
             cut_any = cut_any or cut
             sep = ":" if current == m.line_number else "-"
             out.append(f"{name}{sep}{current}{sep} {shown}")
