@@ -14,7 +14,7 @@ from pi_tui.coding.session.session_manager import SessionManager
 @pytest.mark.parametrize(("given", "stored"), [
     ("fix the\nparser", "fix the parser"),
     ("  fix the \r\n\r\n parser  ", "fix the parser"),
-    ("a\rb\u2028c", "a b c"),
+    ("a\rb\u2028c", "a b\u2028c"),
     ("\n\n", None),
 ])
 def test_set_name_stores_one_line(tmp_path: Path, given: str, stored: str | None) -> None:

@@ -47,7 +47,8 @@ class LoadedSession:
     """A session file as read: ``header`` (``None`` if invalid), ``entries``, ``warnings`` (skipped lines),
     ``exists``, ``empty`` (no JSON object at all), ``migrated`` (entries were upgraded to v3 in memory),
     ``damaged`` (bytes that held no complete record), ``header_recovered`` (the header was damaged: one was
-    found further down or made up, see :func:`_recover_header`; the caller rewrites the file)."""
+    found further down or made up, see :func:`_recover_header`; the caller rewrites the file), ``reencoded`` (the
+    file was not UTF-8, e.g. ``"UTF-16"``; the caller rewrites it as UTF-8 before appending)."""
 
     header: SessionHeader | None
     entries: list[SessionEntry] = field(default_factory=list)
@@ -58,6 +59,7 @@ class LoadedSession:
     read_error: str | None = None
     damaged: list[DamagedSpan] = field(default_factory=list)
     header_recovered: bool = False
+    reencoded: str | None = None
 
 
 def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> LoadedSession:
@@ -70,6 +72,7 @@ def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> 
         empty=not raw.objects,
         read_error=raw.read_error,
         damaged=list(raw.damaged),
+        reencoded=raw.reencoded,
     )
     if not raw.objects:
         return loaded

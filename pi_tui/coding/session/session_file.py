@@ -48,7 +48,9 @@ class RawSessionFile:
     ``warnings``: one human-readable message per skipped line (``<path>:<line>: <reason>``);
     ``ends_with_newline``: False when the file is non-empty and its last byte is not ``\\n``;
     ``read_error``: set when the file exists but cannot be read (permissions, a directory);
-    ``damaged``: the bytes that held no complete record (for the side file).
+    ``damaged``: the bytes that held no complete record (for the side file);
+    ``reencoded``: the encoding the file was read in when it was not UTF-8 (``"UTF-16"``: a copy made by Windows
+    PowerShell's ``>`` or saved as "Unicode" by an editor; the caller rewrites the file as UTF-8).
     """
 
     objects: list[Any] = field(default_factory=list)
@@ -56,6 +58,7 @@ class RawSessionFile:
     warnings: list[str] = field(default_factory=list)
     ends_with_newline: bool = True
     exists: bool = True
+    reencoded: str | None = None
     read_error: str | None = None
 
 
@@ -87,7 +90,13 @@ def read_session_file(path: str | os.PathLike[str]) -> RawSessionFile:
     except OSError as error:
         message = f"{target}: cannot read session file: {error.strerror or error}"
         return RawSessionFile(warnings=[message], exists=True, read_error=message)
-    return parse_jsonl_bytes(data, str(target))
+    reencoded = None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark: not damage, another encoding
+        data = data.decode("utf-16", "replace").encode("utf-8")
+        reencoded = "UTF-16"
+    result = parse_jsonl_bytes(data, str(target))
+    result.reencoded = reencoded
+    return result
 
 
 def _json_safe(value: Any) -> Any:

@@ -208,6 +208,12 @@ class SessionManager:
             shutil.copyfile(resolved, backup)
             self.warnings.append(f"{resolved}: rewritten with a header; the old bytes are in {backup}")
             self._rewrite_file()
+        elif loaded.reencoded:
+            # Appending UTF-8 lines to a UTF-16 file would make it unreadable: rewrite it, keep the original.
+            backup = resolved.with_name(f"{resolved.name}.{loaded.reencoded.lower().replace('-', '')}")
+            shutil.copyfile(resolved, backup)
+            self.warnings.append(f"{resolved}: was {loaded.reencoded}, rewritten as UTF-8; the original is in {backup}")
+            self._rewrite_file()
         elif loaded.migrated:
             if loaded.warnings:
                 backup = resolved.with_name(f"{resolved.name}.pre-migration")
