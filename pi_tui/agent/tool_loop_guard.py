@@ -12,12 +12,14 @@ signature has failed ``limit`` times in a run, :meth:`RepeatedFailureGuard.recor
 and the loop ends the run with it as an error assistant message (:mod:`pi_tui.agent.loop`). A success of
 the same call (name and arguments) resets its count; a failure with a different error text is a different
 signature, so a test command that keeps failing while the model edits files in between (and the output
-changes) is not stopped.
+changes) is not stopped. What changes on every run of the same failure (durations such as pytest's
+``in 0.12s``, clock times, dates, addresses, long numbers) is masked in the error text first.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -49,8 +51,22 @@ def _canonical(arguments: Any) -> str:
         return repr(arguments)
 
 
+_VOLATILE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?"  # dates and ISO timestamps
+    r"|\b\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\b"  # clock times
+    r"|\b\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|m|min|mins|minutes)\b"  # durations
+    r"|\b0x[0-9a-fA-F]{4,}\b"  # addresses
+    r"|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # UUIDs
+    r"|\d{6,}(?:\.\d+)?"  # epoch times, PIDs, request ids
+)
+
+
 def _result_text(result: ToolResultMessage) -> str:
-    return "\n".join(b.text for b in result.content if isinstance(b, TextContent))
+    """The error text with what changes from run to run masked (timings, clock times, dates, addresses, long
+    numbers): ``1 failed in 0.12s`` and ``1 failed in 0.31s`` are the same failure (found by a new-user run:
+    the same failing ``pytest`` call was never stopped, its summary line has the duration)."""
+    text = "\n".join(b.text for b in result.content if isinstance(b, TextContent))
+    return _VOLATILE.sub("#", text)
 
 
 class RepeatedFailureGuard:
