@@ -70,6 +70,11 @@ class SessionHooks:
     """``input(text, images) -> InputOutcome | None`` (None: unchanged): the user's text before it becomes a
     prompt. Called first thing in ``Prompter.prompt`` (pi §3.6 step 2)."""
 
+    expand_input: Callable[[str], str] | None = None
+    """``expand_input(text) -> text``: ``/skill:name args`` and ``/template args`` expanded
+    (``pi_tui/coding/resources/commands.py``), after the ``input`` hook and before the text is sent or queued
+    (pi 0.73 ``prompt``/``steer``/``followUp``). Called in ``Prompter.expand`` only."""
+
     before_agent_start: Callable[[str, list[ImageContent], str], MaybeAwaitable] | None = None
     """``before_agent_start(text, images, system_prompt) -> BeforeAgentStartOutcome | None``, right before the
     run starts (pi §3.6 step 8). Called in ``Prompter._start_run`` only."""

@@ -67,6 +67,7 @@ class Prompter:
                 if outcome.handled:
                     return
                 text, images = outcome.text, outcome.images
+        text = self.expand(text)
         if self._is_retrying() and not self._agent.state.is_streaming:
             self._abort_retry()  # a new prompt replaces the pending retry
             await self._follow_on.wait()
@@ -89,6 +90,10 @@ class Prompter:
             await self._check_compaction(last_assistant, False)
         await self._start_run(text, list(images or []))
         await self._follow_on.wait()
+
+    def expand(self, text: str) -> str:
+        """Seam ``expand_input``: skills and prompt templates expanded (``text`` itself when not hooked)."""
+        return self._hooks.expand_input(text) if self._hooks.expand_input is not None else text
 
     async def _start_run(self, text: str, images: list[ImageContent]) -> None:
         """Seam ``before_agent_start``, then the run: the user message (plus any hook messages), with the

@@ -307,11 +307,11 @@ class AgentSession:
 
     async def steer(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
         """Queue a steering message (delivered after the current tool batch); emits ``queue_update``."""
-        self._queues.steer(text, images)
+        self._queues.steer(self._prompter.expand(text), images)
 
     async def follow_up(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
         """Queue a follow-up message (delivered when the agent would stop); emits ``queue_update``."""
-        self._queues.follow_up(text, images)
+        self._queues.follow_up(self._prompter.expand(text), images)
 
     def clear_queue(self) -> tuple[list[str], list[str]]:
         """Empty both queues; returns the ``(steering, follow_up)`` texts (for the editor); emits ``queue_update``."""

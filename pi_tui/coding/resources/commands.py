@@ -7,9 +7,10 @@ default) in autocomplete and RPC ``get_commands``, and expands both inside ``Age
 * :func:`register_resource_commands` puts them into the session's
   :class:`~pi_tui.coding.extensions.registries.CommandRegistry` (``source="template"``/``"skill"``, ``owner``
   the file). A name already taken by a built-in or an extension command is left to it (pi: extension commands
-  run first) and the template is reported in the returned warnings. Their handler expands ``/name args`` and
-  sends it as a prompt (steering while the agent works).
-* :func:`expand_input` is the expansion the session applies to every prompt, steer and follow-up text.
+  run first) and the template is reported in the returned warnings. Their handler sends ``/name args`` as a
+  prompt (steering while the agent works); the session's prompt path expands it.
+* :func:`expand_input` is the expansion the session applies to every prompt, steer and follow-up text
+  (installed by :func:`attach_resources` as the ``expand_input`` seam of ``session.hooks``).
 * :func:`reload_session_resources` re-reads settings, skills, templates, context files and SYSTEM.md,
   re-registers the commands and rebuilds the system prompt (``/reload``).
 """
@@ -41,10 +42,7 @@ def expand_input(text: str, loader: ResourceLoader, on_error: Callable[[str], No
 
 def _prompt_handler(session: Any, name: str) -> Callable[[str, Any], Any]:
     async def run(args: str, _context: Any) -> None:
-        text = f"/{name} {args}".rstrip() if args else f"/{name}"
-        loader: ResourceLoader | None = getattr(session, "resources", None)
-        if loader is not None:
-            text = expand_input(text, loader, lambda message: session.notify("error", message))
+        text = f"/{name} {args}".rstrip() if args else f"/{name}"  # the session expands it (its prompt path)
         behaviour = "steer" if getattr(session, "is_streaming", False) else None
         await session.prompt(text, streaming_behavior=behaviour)
 
@@ -83,9 +81,12 @@ def register_resource_commands(
 
 
 def attach_resources(session: Any, loader: ResourceLoader) -> list[str]:
-    """Wire ``loader`` into an AgentSession built by the factory: ``session.resources``, the template/skill
-    commands of ``session.commands``; returns the command warnings."""
+    """Wire ``loader`` into an AgentSession built by the factory: ``session.resources``, the expansion seam
+    ``session.hooks.expand_input`` (every prompt, steer and follow-up), the template/skill commands of
+    ``session.commands``; returns the command warnings."""
     session.resources = loader
+    session.hooks.expand_input = lambda text: expand_input(
+        text, session.resources, lambda message: session.notify("error", message))
     return register_resource_commands(session.commands, loader, session,
                                       skill_commands=loader.settings.enable_skill_commands)
 

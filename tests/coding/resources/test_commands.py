@@ -70,7 +70,7 @@ async def test_handler_sends_the_text_as_a_prompt_or_steer(tree: Path) -> None:
     register_resource_commands(registry, _loader(tree), idle)
     await registry.get("review").handler("the diff", None)  # type: ignore[union-attr]
     await registry.get("skill:beta").handler("", None)  # type: ignore[union-attr]
-    assert idle.prompts == [("/review the diff", None), ("/skill:beta", None)]  # no loader: sent as typed
+    assert idle.prompts == [("/review the diff", None), ("/skill:beta", None)]  # the session expands them
     register_resource_commands(registry, _loader(tree), busy)  # re-registering replaces the old ones
     await registry.get("review").handler("x", None)  # type: ignore[union-attr]
     assert busy.prompts == [("/review x", "steer")]
@@ -88,13 +88,3 @@ def test_expand_input_skill_then_template(tree: Path) -> None:
     errors: list[str] = []
     assert expand_input("/skill:beta", loader, errors.append) == "/skill:beta"
     assert "could not be read" in errors[0]
-
-
-@pytest.mark.anyio
-async def test_handler_expands_with_the_sessions_loader(tree: Path) -> None:
-    registry = CommandRegistry()
-    session = _FakeSession()
-    session.resources = _loader(tree)  # type: ignore[attr-defined]
-    register_resource_commands(registry, session.resources, session)  # type: ignore[attr-defined]
-    await registry.get("review").handler("a 'b c'", None)  # type: ignore[union-attr]
-    assert session.prompts == [("Review a b c", None)]

@@ -91,3 +91,18 @@ def test_extension_offered_paths_load_after_discovery(env: Path) -> None:
     session.resources.extend([str(extra)], [str(template)])  # type: ignore[attr-defined]
     assert [s.name for s in session.resources.skills] == ["from-ext"]  # type: ignore[attr-defined]
     assert [t.name for t in session.resources.prompt_templates] == ["t"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.anyio
+async def test_prompt_steer_and_follow_up_expand(env: Path) -> None:
+    write(env / "agent" / "prompts" / "rev.md", "Review $1 ($@)")
+    session = create_agent_session(str(env / "proj"), no_session=True)  # the offline demo model answers
+    await session.prompt("/rev a.py 'b c'")
+    users = [m for m in session.messages if getattr(m, "role", None) == "user"]
+    assert users[-1].content[0].text == "Review a.py (a.py b c)"
+    await session.steer("/rev s")
+    await session.follow_up("/rev f")
+    assert session.steering_messages == ["Review s (s)"] and session.follow_up_messages == ["Review f (f)"]
+    session.clear_queue()
+    await session.prompt("/unknown stays")
+    assert [m for m in session.messages if getattr(m, "role", None) == "user"][-1].content[0].text == "/unknown stays"
