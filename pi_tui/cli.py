@@ -47,6 +47,9 @@ class CliArgs:
     trust_project: bool = False
     list_models: str | None = None
     version: bool = False
+    extensions: list[str] = field(default_factory=list)
+    no_extensions: bool = False
+    extension_flags: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def session_options(self, cwd: str) -> dict[str, Any]:
@@ -71,6 +74,9 @@ class CliArgs:
             "prompt_template_paths": list(self.prompt_templates),
             "no_prompt_templates": self.no_prompt_templates,
             "trust_project": self.trust_project,
+            "extension_paths": list(self.extensions),
+            "no_extensions": self.no_extensions,
+            "extension_flags": list(self.extension_flags),
             "persist_settings": True,  # a model or thinking level the user picks is remembered (pi)
         }
 
@@ -113,14 +119,24 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--trust-project", action="store_true",
                         help="trust this folder's .pi-tui settings, skills, templates and extensions for this run")
     parser.add_argument("--list-models", nargs="?", const="", default=None, metavar="SEARCH", help="list models and exit")
+    parser.add_argument("-e", "--extension", dest="extensions", action="append", default=[], metavar="PATH",
+                        help="load an extension (a .py file or package folder; repeatable)")
+    parser.add_argument("--no-extensions", action="store_true",
+                        help="do not discover extensions (-e ones still load)")
     parser.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return parser
 
 
 def parse_args(argv: Sequence[str]) -> CliArgs:
     """Parse ``argv`` (without the program name); messages and @files may stand anywhere among the flags, as in
-    pi (``pi-tui @notes.md -p "summarise"``). Raises ``SystemExit(2)`` on unknown flags."""
-    ns = _build_parser().parse_intermixed_args(list(argv))  # messages may come before and after flags (pi)
+    pi (``pi-tui @notes.md -p "summarise"``). Unknown ``--name``/``--name=value`` items are kept for extension
+    flags (``pi.register_flag``; an unclaimed one is a warning once extensions loaded); any other unknown
+    item raises ``SystemExit(2)``."""
+    parser = _build_parser()
+    ns, unknown = parser.parse_known_intermixed_args(list(argv))  # messages before and after flags (pi)
+    not_flags = [item for item in unknown if not item.startswith("--") or item == "--"]
+    if not_flags:
+        parser.error(f"unrecognized arguments: {' '.join(not_flags)}")
     args = CliArgs(
         print_mode=ns.print_mode,
         mode=ns.mode,
@@ -144,6 +160,9 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         trust_project=ns.trust_project,
         list_models=ns.list_models,
         version=ns.version,
+        extensions=list(ns.extensions),
+        no_extensions=ns.no_extensions,
+        extension_flags=[item for item in unknown if item.startswith("--")],  # --name / --name=value (extensions)
     )
     for item in ns.messages:
         (args.file_args if item.startswith("@") and len(item) > 1 else args.messages).append(

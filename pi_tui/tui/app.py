@@ -25,6 +25,7 @@ from pi_tui import __version__
 from pi_tui.coding.extensions.registries import CommandSpec
 from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
 from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
+from pi_tui.tui.controllers.extensions import ExtensionsController
 from pi_tui.tui.controllers.key_actions import KeyActions
 from pi_tui.tui.controllers.prompt_mode import prompt_mode
 from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
@@ -188,6 +189,7 @@ class PiApp(App[int]):
             quit=self.action_quit_app, run_command=self.slash_runner.run_command,
             command_usages=lambda: [usage_line(c) for c in self.slash_commands()])
         self.builtin_commands.register(self.app_commands.registry)
+        self.extensions_controller = ExtensionsController(self)
 
     def slash_commands(self) -> list[CommandSpec]:
         """Every slash command (``AppCommands.all``): dispatch, Tab completion, the F1 palette and ``/hotkeys``
@@ -274,6 +276,7 @@ class PiApp(App[int]):
             self._give_back_pending()
             return
         self.attach_session(self.session)
+        await self.extensions_controller.start(self.session)  # their UI is this app's; session_start
         self.call_after_refresh(freeze_heap)
         if self.probe_local:
             self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
@@ -381,8 +384,10 @@ class PiApp(App[int]):
         self._footer_pending = False
         if self._multi_provider is None and self.session_ready:
             self._multi_provider = len({m.provider for m in self._safe_models()}) > 1
-        self.footer.set_data(footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider),
-                                         starting=self.session_error is None))
+        data = footer_data(self.session, self.cwd_label, self.branch, bool(self._multi_provider),
+                           starting=self.session_error is None)
+        data.statuses = dict(self.extensions_controller.statuses)  # extension status segments (pi)
+        self.footer.set_data(data)
 
     def _on_session_event(self, event: Any) -> None:
         """The session listener: apply ``event`` to the widgets; a failure is logged and shown once (it used
@@ -487,7 +492,7 @@ class PiApp(App[int]):
                                     "follow_up" if message.action == "app.message.followUp" else "steer")
         elif message.action == "app.clear" and message.cleared:
             self.key_actions.clear(clear_editor=False)
-        else:
+        elif not self.extensions_controller.run_shortcut(message.action):
             self.key_actions.dispatch(message.action)
 
     def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:

@@ -14,15 +14,17 @@ CWD_LABEL = "~/projects/demo"
 
 
 def make_session(cwd: Path, steps: list[Any] | None = None, reasoning: bool = False,
-                 tokens_per_second: float | None = None, tools: list[str] | None = None) -> tuple[Any, FauxProvider]:
-    """An in-memory session in ``cwd`` switched to a faux model serving ``steps``."""
+                 tokens_per_second: float | None = None, tools: list[str] | None = None,
+                 **options: Any) -> tuple[Any, FauxProvider]:
+    """An in-memory session in ``cwd`` switched to a faux model serving ``steps`` (``options``: more
+    ``create_agent_session`` arguments, e.g. ``extension_paths``)."""
     faux = register_faux_provider(
         provider="faux",
         models=[{"id": "faux-1", "name": "Faux One", "reasoning": reasoning, "context_window": 200000}],
         tokens_per_second=tokens_per_second,
     )
     faux.set_responses(steps or [])
-    session = create_agent_session(str(cwd), no_session=True, tools=tools)
+    session = create_agent_session(str(cwd), no_session=True, tools=tools, **options)
     model = faux.get_model()
     assert model is not None
     session.models.allow(faux.provider, model.id, model)
@@ -34,10 +36,10 @@ SNAPSHOT_CWD = Path("/tmp/pi-tui-snapshot-cwd")
 
 
 def snapshot_session(steps: list[Any] | None = None, reasoning: bool = False,
-                     tools: list[str] | None = None) -> tuple[Any, FauxProvider]:
+                     tools: list[str] | None = None, **options: Any) -> tuple[Any, FauxProvider]:
     """A faux session with a fixed cwd and system prompt, so token figures are the same on every run."""
     SNAPSHOT_CWD.mkdir(parents=True, exist_ok=True)
-    session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning, tools=tools)
+    session, faux = make_session(SNAPSHOT_CWD, steps, reasoning=reasoning, tools=tools, **options)
     session.agent.state.system_prompt = "You are a helpful coding assistant (snapshot test)."
     session.agent.state.messages = []  # drop set_model's "Model: faux/faux-1" notice: the screen starts clean
     return session, faux

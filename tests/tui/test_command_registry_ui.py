@@ -48,9 +48,10 @@ async def test_a_registered_extension_command_appears_everywhere_and_runs(tmp_pa
     app = make_app(session)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
-        # the built-ins joined the session's one list; the app lists them first
-        assert {c.name for c in session.commands.all()} == {"greet", *(c.name for c in BUILTIN_COMMANDS)}
-        assert [c.name for c in app.slash_commands()] == [*(c.name for c in BUILTIN_COMMANDS), "greet"]
+        # the built-ins joined the session's one list (with /reload, which the session's extension runtime
+        # registers); the app lists the built-ins first
+        assert {c.name for c in session.commands.all()} == {"greet", "reload", *(c.name for c in BUILTIN_COMMANDS)}
+        assert [c.name for c in app.slash_commands()] == ["reload", *(c.name for c in BUILTIN_COMMANDS), "greet"]
         app.prompt_input.insert("/gre")
         await pilot.press("tab")
         assert app.prompt_input.text == "/greet "

@@ -27,6 +27,7 @@ from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
 from pi_tui.coding.config.settings import SettingsManager
 from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
 from pi_tui.coding.extensions.registries import CommandRegistry
+from pi_tui.coding.extensions.setup import attach_extensions
 from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
@@ -153,6 +154,9 @@ def create_agent_session(
     no_skills: bool = False,
     no_prompt_templates: bool = False,
     trust_project: bool = False,
+    extension_paths: list[str] | None = None,
+    no_extensions: bool = False,
+    extension_flags: list[str] | None = None,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -170,6 +174,9 @@ def create_agent_session(
     (``--skill``/``--prompt-template``), ``no_skills``/``no_prompt_templates`` (no discovery). Project settings,
     skills, templates and SYSTEM.md load only when the folder is trusted (``resources/trust.py``);
     ``trust_project`` (``--trust-project``) trusts it for this process. The loader is ``session.resources``.
+    Extensions (``pi_tui.coding.extensions``): ``extension_paths`` (``-e``), ``no_extensions``,
+    ``extension_flags`` (the CLI's unknown ``--flags``); they load when the mode calls ``session.start()``
+    (project extensions only when ``resources.trust`` says the folder is trusted at that moment).
     """
     register_coding_roles()  # before the session file is parsed, so UI-only messages load as their models
     register_env_secrets()  # keys in the environment are redacted from files even if never used
@@ -274,6 +281,11 @@ def create_agent_session(
     warnings += attach_resources(session, resources)  # /template and /skill:name in session.commands
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
+    attach_extensions(  # loaded by session.start() (each mode calls it once its UI is bound)
+        session, agent_dir=agent_dir, settings_manager=settings_manager, extension_paths=extension_paths or [],
+        no_extensions=no_extensions, project_trusted=None, allowed_tools=tools,
+        flag_args=extension_flags or [],
+    )
     return session
 
 

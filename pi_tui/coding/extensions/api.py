@@ -320,9 +320,9 @@ class ExtensionAPI:
         """Set the session's display name."""
         self._host.set_session_name(name)
 
-    def get_commands(self) -> list[dict[str, str]]:
+    def get_commands(self) -> list[dict[str, Any]]:
         """The commands a prompt may invoke (RPC ``get_commands``): extension commands, then templates,
-        then skills: ``{"name", "description", "source", "path"}``."""
+        then skills: ``{"name", "description", "source", "sourceInfo": {"path"}}``."""
         return self._runtime.invocable_commands()
 
     # ------------------------------------------------------------------ processes

@@ -13,6 +13,7 @@ the extension and the event and ignores it.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,13 +149,27 @@ class TurnStartEvent:
     type: str = "turn_start"
 
 
-@dataclass
 class ContextEvent:
-    """Before each LLM call: ``messages`` is a deep copy of what will be sent (before conversion); a
-    handler may return ``{"messages": [...]}`` to replace it (chained)."""
+    """Before each LLM call: ``messages`` is a deep copy of what will be sent (before conversion), made
+    the first time a handler reads it (a handler that does not look costs nothing); a handler may return
+    ``{"messages": [...]}`` to replace it (chained). Changing the copy without returning it changes nothing."""
 
-    messages: list[Any]
-    type: str = "context"
+    type = "context"
+
+    def __init__(self, messages: list[Any]) -> None:
+        self._source = messages
+        self._messages: list[Any] | None = None
+
+    @property
+    def messages(self) -> list[Any]:
+        """The messages (a deep copy of the session's)."""
+        if self._messages is None:
+            self._messages = copy.deepcopy(self._source)
+        return self._messages
+
+    @messages.setter
+    def messages(self, value: list[Any]) -> None:
+        self._messages = value
 
 
 @dataclass

@@ -40,15 +40,29 @@ _COUNTER = itertools.count(1)
 @dataclass
 class ExtensionSources:
     """Where to look (module docstring). ``agent_dir``: the resolved agent dir; ``project_trusted``: the
-    project folder is trusted (``pi_tui.coding.resources.trust``); ``cli_paths``: ``-e`` values;
-    ``settings_paths``: settings ``extensions``; ``no_extensions``: ``--no-extensions``."""
+    project folder is trusted; None asks ``pi_tui.coding.resources.trust.is_trusted`` when the extensions
+    are discovered (the app's trust modal may have answered since start-up; untrusted when that module is
+    missing); ``cli_paths``: ``-e`` values; ``settings_paths``: the global settings' ``extensions``;
+    ``project_settings_paths``: the project settings' (trusted projects only); ``no_extensions``:
+    ``--no-extensions``."""
 
     cwd: str
     agent_dir: Path
-    project_trusted: bool = False
+    project_trusted: bool | None = False
     cli_paths: Sequence[str] = ()
     settings_paths: Sequence[str] = ()
+    project_settings_paths: Sequence[str] = ()
     no_extensions: bool = False
+
+    def trusted(self) -> bool:
+        """Whether the project's own extensions may load (see ``project_trusted``)."""
+        if self.project_trusted is not None:
+            return self.project_trusted
+        try:
+            from pi_tui.coding.resources import trust  # type: ignore[attr-defined,unused-ignore]
+        except ImportError:
+            return False
+        return bool(trust.is_trusted(self.cwd, self.agent_dir))
 
 
 @dataclass
@@ -115,11 +129,14 @@ def discover_extensions(sources: ExtensionSources) -> Discovery:
         explicit(raw, "-e")
     if sources.no_extensions:
         return result
-    if sources.project_trusted:
+    trusted = sources.trusted()
+    if trusted:
         add(_entries_in_dir(Path(sources.cwd) / APP_DIR_NAME / "extensions"))
     add(_entries_in_dir(sources.agent_dir / "extensions"))
     for raw in sources.settings_paths:
         explicit(raw, "settings 'extensions'")
+    for raw in sources.project_settings_paths if trusted else ():
+        explicit(raw, "project settings 'extensions'")
     return result
 
 

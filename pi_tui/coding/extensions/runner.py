@@ -12,17 +12,18 @@ waiting for the user in a dialog (``ctx.ui.confirm`` and the like, see :meth:`Ex
 does not count, so a permission gate may wait for its answer. A sync handler runs to its end on the event
 loop (keep them short).
 
-Handlers are ``handler(event, ctx)`` or ``handler(event)``; either may be ``async``.
+Handlers are ``handler(event, ctx)`` or ``handler(event)``; either may be ``async`` (a second parameter with a
+default, other than ``ctx``/``context``, is not given the context: ``lambda event, name=name: ...``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import inspect
 import logging
 import time
+import types
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from types import ModuleType
@@ -84,6 +85,8 @@ class LoadedExtension:
 
 
 def _takes_context(handler: Handler) -> bool:
+    """Whether ``handler`` wants ``ctx``: a second positional parameter without a default, or one named
+    ``ctx``/``context`` (``lambda event, name=name: ...``, the loop-variable idiom, gets only the event)."""
     try:
         params = list(inspect.signature(handler).parameters.values())
     except (TypeError, ValueError):
@@ -91,7 +94,10 @@ def _takes_context(handler: Handler) -> bool:
     if any(p.kind is p.VAR_POSITIONAL for p in params):
         return True
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2
+    if len(positional) < 2:
+        return False
+    second = positional[1]
+    return second.default is second.empty or second.name.lstrip("_") in ("ctx", "context")
 
 
 def _error_text(exc: BaseException) -> str:
@@ -146,8 +152,10 @@ class ExtensionRunner:
         self._reported: set[tuple[str, str, str]] = set()
         self._dialogs_open = 0
         self._dialog_started = 0.0
-        self._dialog_total = 0.0
+        self._ctx_value: Any = None
+        self._scopes: dict[asyncio.Timeout, float] = {}  # running handler timeouts -> their deadlines
         self._counts: dict[str, int] = {}
+        self._cache: dict[str, list[tuple[LoadedExtension, Handler, bool]]] = {}
         self.errors: list[ExtensionError] = []
 
     # ------------------------------------------------------------------ membership
@@ -168,10 +176,12 @@ class ExtensionRunner:
         self._recount()
 
     def _recount(self) -> None:
+        self._cache = {}
         self._counts = {}
         for ext in self.extensions:
             for event, handlers in ext.handlers.items():
-                self._counts[event] = self._counts.get(event, 0) + len(handlers)
+                if handlers:
+                    self._counts[event] = self._counts.get(event, 0) + len(handlers)
 
     def handlers_changed(self) -> None:
         """Call after ``pi.on`` added a handler (the per-event counts behind :meth:`has_handlers`)."""
@@ -179,7 +189,7 @@ class ExtensionRunner:
 
     def has_handlers(self, event: str) -> bool:
         """True when some extension listens to ``event`` (the session skips building payloads otherwise)."""
-        return self._counts.get(event, 0) > 0
+        return event in self._counts
 
     # ------------------------------------------------------------------ errors
 
@@ -212,42 +222,49 @@ class ExtensionRunner:
 
     @contextlib.asynccontextmanager
     async def dialog(self) -> AsyncIterator[None]:
-        """Wrap a wait for the user: handler timeouts stop counting while it lasts."""
+        """Wrap a wait for the user: the running handlers' timeouts are suspended while it lasts and
+        extended by its length afterwards."""
         loop = asyncio.get_running_loop()
         if self._dialogs_open == 0:
             self._dialog_started = loop.time()
+            for scope in self._scopes:
+                scope.reschedule(None)
         self._dialogs_open += 1
         try:
             yield
         finally:
             self._dialogs_open -= 1
             if self._dialogs_open == 0:
-                self._dialog_total += loop.time() - self._dialog_started
-
-    def _dialog_time(self, now: float) -> float:
-        return self._dialog_total + (now - self._dialog_started if self._dialogs_open else 0.0)
+                paused = loop.time() - self._dialog_started
+                for scope, deadline in list(self._scopes.items()):
+                    self._scopes[scope] = deadline + paused
+                    scope.reschedule(deadline + paused)
 
     async def call(self, awaitable: Any) -> Any:
-        """Await ``awaitable`` within the handler timeout (dialog time excluded); raises ``TimeoutError``
-        after cancelling it."""
-        task = asyncio.ensure_future(awaitable)
+        """Await ``awaitable`` within the handler timeout (dialog time excluded); raises ``TimeoutError``.
+
+        A coroutine is first run up to its first suspension in place: one that never suspends (most
+        handlers) is done without a timer or a task. Otherwise the rest runs in an ``asyncio.timeout_at``
+        scope (no extra task either)."""
+        first: Any = None
+        if inspect.iscoroutine(awaitable):
+            try:
+                first = awaitable.send(None)
+            except StopIteration as stop:
+                return stop.value
+            awaitable = _resume(awaitable, first)
         loop = asyncio.get_running_loop()
-        start, dialog_start = loop.time(), self._dialog_time(loop.time())
-        remaining = self.timeout
-        while True:
-            done, _ = await asyncio.wait({task}, timeout=max(remaining, 0.001))
-            if done:
-                return task.result()
-            now = loop.time()
-            spent = (now - start) - (self._dialog_time(now) - dialog_start)
-            remaining = self.timeout - spent
-            if remaining <= 0 and not self._dialogs_open:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
-                raise TimeoutError(f"no answer within {self.timeout:g}s")
-            if self._dialogs_open:
-                remaining = max(remaining, 0.05)
+        deadline = loop.time() + self.timeout
+        async with asyncio.timeout_at(None if self._dialogs_open else deadline) as scope:
+            self._scopes[scope] = deadline
+            try:
+                return await awaitable
+            except TimeoutError:
+                if scope.expired():
+                    raise TimeoutError(f"no answer within {self.timeout:g}s") from None
+                raise
+            finally:
+                self._scopes.pop(scope, None)
 
     async def _run(self, extension: LoadedExtension, handler: Handler, takes_ctx: bool, event_name: str,
                    event: Any, ctx: Any) -> tuple[bool, Any]:
@@ -267,33 +284,122 @@ class ExtensionRunner:
             return False, None
 
     def _ctx(self) -> Any:
-        return self.context_factory() if self.context_factory is not None else None
+        """The handlers' ``ctx`` (made once by ``context_factory``: one object serves every handler)."""
+        ctx = self._ctx_value
+        if ctx is None and self.context_factory is not None:
+            ctx = self._ctx_value = self.context_factory()
+        return ctx
 
     def _handlers(self, event_name: str) -> list[tuple[LoadedExtension, Handler, bool]]:
-        return [
-            (ext, handler, takes_ctx)
-            for ext in list(self.extensions)
-            for handler, takes_ctx in list(ext.handlers.get(event_name, ()))
-        ]
+        cached = self._cache.get(event_name)
+        if cached is None:
+            cached = self._cache[event_name] = [
+                (ext, handler, takes_ctx)
+                for ext in self.extensions
+                for handler, takes_ctx in ext.handlers.get(event_name, ())
+            ]
+        return cached
 
     # ------------------------------------------------------------------ plain events
 
     async def emit(self, event_name: str, event: Any) -> list[tuple[LoadedExtension, Any]]:
         """Run every handler of ``event_name`` in load order; returns ``(extension, result)`` for the
-        handlers that succeeded and returned something other than None."""
-        if not self.has_handlers(event_name):
+        handlers that succeeded and returned something other than None. (The hot path of every streamed
+        token: the handler call and the first step of a coroutine are inlined here.)"""
+        handlers = self._cache.get(event_name)
+        if handlers is None:
+            handlers = self._handlers(event_name)
+        if not handlers:
             return []
         ctx = self._ctx()
         results: list[tuple[LoadedExtension, Any]] = []
-        for ext, handler, takes_ctx in self._handlers(event_name):
-            ok, result = await self._run(ext, handler, takes_ctx, event_name, event, ctx)
-            if ok and result is not None:
+        for ext, handler, takes_ctx in handlers:
+            try:
+                result = handler(event, ctx) if takes_ctx else handler(event)
+                if type(result) is _COROUTINE:
+                    try:
+                        first = result.send(None)
+                    except StopIteration as stop:
+                        result = stop.value
+                    else:
+                        result = await self.call(_resume(result, first))
+                elif result is not None and inspect.isawaitable(result):
+                    result = await self.call(result)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - an extension's failure is never the session's
+                if isinstance(exc, KeyboardInterrupt | SystemExit):
+                    self.fail(ext, event_name, f"{type(exc).__name__} raised (ignored)")
+                else:
+                    self.fail(ext, event_name, exc)
+                continue
+            if result is not None:
                 results.append((ext, result))
         return results
 
+    def _handler_failed(self, extension: LoadedExtension, event_name: str, exc: BaseException) -> None:
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            self.fail(extension, event_name, f"{type(exc).__name__} raised (ignored)")
+        else:
+            self.fail(extension, event_name, exc)
+
+    def dispatch(self, event_name: str, event: Any) -> Any:
+        """Run the handlers of an event whose results pi ignores (``message_update``, ``turn_end`` ...),
+        without a coroutine of its own: returns None when every handler finished at once (sync handlers and
+        coroutines that never suspend), else an awaitable that finishes the suspended handler and runs the
+        rest. (The hot path of every streamed token.)"""
+        handlers = self._cache.get(event_name)
+        if handlers is None:
+            handlers = self._handlers(event_name)
+        if not handlers:
+            return None
+        ctx = self._ctx()
+        coroutine = _COROUTINE
+        index = -1
+        for ext, handler, takes_ctx in handlers:
+            index += 1
+            try:
+                result = handler(event, ctx) if takes_ctx else handler(event)
+                if result is None:
+                    continue
+                if type(result) is coroutine:
+                    try:
+                        first = result.send(None)
+                    except StopIteration:
+                        continue
+                    return self._finish_dispatch(event_name, event, handlers, index, _resume(result, first))
+                if inspect.isawaitable(result):
+                    return self._finish_dispatch(event_name, event, handlers, index, result)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - an extension's failure is never the session's
+                self._handler_failed(ext, event_name, exc)
+        return None
+
+    async def _finish_dispatch(self, event_name: str, event: Any,
+                               handlers: list[tuple[LoadedExtension, Handler, bool]], index: int,
+                               pending: Any) -> None:
+        try:
+            await self.call(pending)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            self._handler_failed(handlers[index][0], event_name, exc)
+        rest = handlers[index + 1:]
+        if rest:
+            await self._emit_list(event_name, event, rest)
+
+    async def _emit_list(self, event_name: str, event: Any,
+                         handlers: list[tuple[LoadedExtension, Handler, bool]]) -> None:
+        ctx = self._ctx()
+        for ext, handler, takes_ctx in handlers:
+            await self._run(ext, handler, takes_ctx, event_name, event, ctx)
+
     async def emit_notification(self, event_name: str, event: Any) -> None:
-        """Run the handlers of an event whose results pi ignores (``agent_start``, ``turn_end`` ...)."""
-        await self.emit(event_name, event)
+        """Run the handlers of an event whose results pi ignores (awaitable form of :meth:`dispatch`)."""
+        pending = self.dispatch(event_name, event)
+        if pending is not None:
+            await pending
 
     # ------------------------------------------------------------------ events with results
 
@@ -344,7 +450,7 @@ class ExtensionRunner:
         no handler changed it."""
         if not self.has_handlers("context"):
             return None
-        event = ContextEvent(messages=copy.deepcopy(messages))
+        event = ContextEvent(messages)
         changed = False
         ctx = self._ctx()
         for ext, handler, takes_ctx in self._handlers("context"):
@@ -474,6 +580,30 @@ class ExtensionRunner:
                 if isinstance(value, list):
                     found[key].extend(str(v) for v in value)
         return found
+
+
+_COROUTINE = types.CoroutineType
+
+
+@types.coroutine
+def _resume(coro: Any, yielded: Any) -> Any:
+    """Go on with ``coro`` after it already yielded ``yielded`` (what ``await coro`` would do from there)."""
+    while True:
+        try:
+            sent = yield yielded
+        except GeneratorExit:
+            coro.close()
+            raise
+        except BaseException as exc:
+            try:
+                yielded = coro.throw(exc)
+            except StopIteration as stop:
+                return stop.value
+        else:
+            try:
+                yielded = coro.send(sent)
+            except StopIteration as stop:
+                return stop.value
 
 
 def _describe(value: Any) -> str:

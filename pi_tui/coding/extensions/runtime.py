@@ -46,8 +46,14 @@ from pi_tui.coding.extensions.ui import ExtensionUI, NoUI
 
 log = logging.getLogger(__name__)
 
-INVOCABLE_SOURCES = {"extension": "extension", "template": "prompt", "skill": "skill", "mcp": "mcp"}
-"""Registry sources a prompt may invoke and the ``source`` name RPC ``get_commands`` gives them (pi)."""
+
+def invocable_commands(commands: CommandRegistry) -> list[dict[str, Any]]:
+    """``pi.get_commands()``: the commands a prompt may invoke, as RPC ``get_commands`` lists them
+    (``pi_tui.coding.modes.rpc_commands``: extension commands, then templates as ``"prompt"``, then skills,
+    then MCP prompts; ``{"name", "description", "source", "sourceInfo": {"path"}}``)."""
+    from pi_tui.coding.modes.rpc_commands import rpc_commands
+
+    return rpc_commands(commands)
 
 
 class ExtensionRuntime:
@@ -76,7 +82,10 @@ class ExtensionRuntime:
         self.statuses: dict[str, str | None] = {}
         self.error_listeners: list[Callable[[ExtensionError], None]] = []
         self.reload_hooks: list[Callable[[], Any]] = []
+        self.reload_listeners: list[Callable[[], None]] = []  # after a reload (the TUI rebinds shortcuts)
         self.on_shutdown_request: Callable[[], None] | None = None
+        self.offer_resources: Callable[[dict[str, list[str]]], None] | None = None
+        """Given the ``skill_paths``/``prompt_paths``/``theme_paths`` of ``resources_discover`` when any."""
         self.current_system_prompt: str | None = None
         self.sources: ExtensionSources | None = None
         self._tools: dict[str, list[str]] = {}
@@ -181,15 +190,9 @@ class ExtensionRuntime:
         self.commands.register(command_spec(registered, run, description, extension.path, completions, usage))
         taken.append((extension.path, registered))
 
-    def invocable_commands(self) -> list[dict[str, str]]:
-        """RPC ``get_commands`` rows: extension commands, then templates, then skills (pi), then MCP."""
-        rows = []
-        for source in INVOCABLE_SOURCES:
-            for spec in self.commands.all():
-                if spec.source == source:
-                    rows.append({"name": spec.name, "description": spec.description,
-                                 "source": INVOCABLE_SOURCES[source], "path": spec.owner})
-        return rows
+    def invocable_commands(self) -> list[dict[str, Any]]:
+        """RPC ``get_commands`` rows (:func:`invocable_commands`)."""
+        return invocable_commands(self.commands)
 
     # ------------------------------------------------------------------ loading
 
@@ -263,8 +266,15 @@ class ExtensionRuntime:
         """Emit ``session_start`` then ``resources_discover``; returns the resource paths extensions gave."""
         await self.runner.emit("session_start", SessionStartEvent(reason, previous_session_file))
         discover_reason = "reload" if reason == "reload" else "startup"
-        return await self.runner.emit_resources_discover(ResourcesDiscoverEvent(cwd=str(self.host.cwd),
-                                                                                reason=discover_reason))
+        found = await self.runner.emit_resources_discover(ResourcesDiscoverEvent(cwd=str(self.host.cwd),
+                                                                                 reason=discover_reason))
+        if any(found.values()) and self.offer_resources is not None:
+            try:
+                self.offer_resources(found)
+            except Exception as exc:
+                log.exception("extension resources could not be loaded")
+                self.host.notify("error", f"Resources offered by extensions could not be loaded: {exc}")
+        return found
 
     async def shutdown(self, reason: str = "quit", target_session_file: str | None = None) -> None:
         """Emit ``session_shutdown``."""
@@ -285,4 +295,9 @@ class ExtensionRuntime:
                 self.host.notify("error", f"Reload failed: {type(exc).__name__}: {exc}")
         errors = await self.load(self.sources) if self.sources is not None else []
         await self.start("reload")
+        for listener in list(self.reload_listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("reload listener failed")
         return errors

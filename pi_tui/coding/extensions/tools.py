@@ -26,13 +26,23 @@ ToolExecute = Callable[..., Any]
 
 
 def _positional_count(fn: Callable[..., Any]) -> int:
+    """How many of ``(tool_call_id, params, signal, on_update, ctx)`` ``fn`` takes: its positional
+    parameters without a default (a defaulted one named like an argument, e.g. ``ctx=None``, counts too)."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         return 5
     if any(p.kind is p.VAR_POSITIONAL for p in params):
         return 5
-    return len([p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
+    names = ("tool_call_id", "call_id", "params", "signal", "on_update", "ctx", "context")
+    count = 0
+    for p in params:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        if p.default is not p.empty and p.name.lstrip("_") not in names:
+            break
+        count += 1
+    return min(count, 5)
 
 
 class ExtensionTool(AgentTool):

@@ -5,7 +5,7 @@ assistant message produced by this run (one per line; a message dropped from the
 still counts, so its error is reported instead of an older answer); when that message ended with an error or abort its ``errorMessage`` (or
 ``Request <reason>``) goes to stderr and the exit code is 1; a reply cut off at the output token limit is
 printed, followed by :data:`LENGTH_WARNING` on stderr and exit code 1 (pi 1.2.0). JSON mode writes the session header, then every
-session event as one line. SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback (JSON mode also aborts the run).
+session event as one line. Extensions load with pi's no-UI defaults (``pi_tui.coding.extensions.modes``). SIGTERM → exit 143, SIGHUP → 129; a closed stdout (``| head -1``) → 141, no traceback (JSON mode also aborts the run).
 """
 
 from __future__ import annotations
@@ -69,6 +69,16 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
 
     session.subscribe(on_event)
     loop = asyncio.get_running_loop()
+    from pi_tui.coding.extensions.modes import (
+        extension_error_event,
+        print_error,
+        start_mode_extensions,
+        stop_mode_extensions,
+    )
+
+    await start_mode_extensions(  # no UI: pi's defaults; failures on stderr / as extension_error lines
+        session, on_error=(lambda e: writer.write(extension_error_event(e))) if writer is not None else print_error
+    )
 
     for signum, code in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
@@ -83,6 +93,8 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     except Exception as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        await stop_mode_extensions(session)
     if exit_code:
         return exit_code[0]
     if json_mode:

@@ -8,7 +8,10 @@ Commands run as tasks, so ``steer``/``abort`` are served while a ``prompt`` runs
 prompt is accepted (preflight); a later failure is a second response with the same id (as in pi), and a
 prompt that arrives while one is accepted but not yet streaming is refused (or queued with
 ``streamingBehavior``). ``message`` must be a string. The process exits when stdin closes
-(after the running prompt settles). ``extension_ui_request`` is not produced (no extensions).
+(after the running prompt settles). Extensions talk to the client through pi's extension-UI sub-protocol
+(``rpc_extension_ui.py``: ``extension_ui_request`` lines out, ``extension_ui_response`` lines in, answered
+at once even while other commands wait for the extensions to load); their failures are ``extension_error``
+lines; ``get_commands`` lists extension commands, prompt templates and skills (pi).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import message_to_json
 from pi_tui.coding.modes.json_mode import JsonLineWriter
 from pi_tui.coding.modes.rpc_commands import rpc_commands
+from pi_tui.coding.modes.rpc_extension_ui import RpcExtensionUI
 
 Handler = Callable[[Any, dict[str, Any]], Awaitable[Any]]
 
@@ -52,6 +56,8 @@ class RpcServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._prompt_tasks: set[asyncio.Task[None]] = set()
         self._switching = 0
+        self.extension_ui = RpcExtensionUI(writer.write)
+        self.ready: asyncio.Future[None] | None = None
         session.subscribe(self._forward)
         self._handlers: dict[str, Handler] = {
             "prompt": RpcServer._prompt,
@@ -126,11 +132,16 @@ class RpcServer:
         except (ValueError, UnicodeDecodeError) as exc:
             self._respond("parse", None, error=f"Failed to parse command: {exc}")
             return
+        if command["type"] == "extension_ui_response":
+            self.extension_ui.handle_response(command)  # no response line (pi)
+            return
         task = asyncio.get_running_loop().create_task(self._dispatch(command))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _dispatch(self, command: dict[str, Any]) -> None:
+        if self.ready is not None:
+            await asyncio.shield(self.ready)  # extensions load before the first command runs
         kind = command["type"]
         request_id = command.get("id")
         handler = self._handlers.get(kind)
@@ -332,6 +343,18 @@ class RpcServer:
         registry = getattr(self.session, "commands", None)
         return {"commands": rpc_commands(registry if isinstance(registry, CommandRegistry) else None)}
 
+    async def start_extensions(self) -> None:
+        """Load the session's extensions with the RPC UI; commands wait until it is done."""
+        from pi_tui.coding.extensions.modes import extension_error_event, start_mode_extensions
+
+        self.ready = asyncio.get_running_loop().create_future()
+        try:
+            await start_mode_extensions(
+                self.session, ui=self.extension_ui, on_error=lambda e: self.writer.write(extension_error_event(e))
+            )
+        finally:
+            self.ready.set_result(None)
+
 
 class _Sentinel:
     pass
@@ -425,13 +448,19 @@ async def _serve(options: dict[str, Any]) -> int:
         loop.call_soon_threadsafe(queue.put_nowait, None)
 
     threading.Thread(target=reader, name="rpc-stdin", daemon=True).start()
+    startup = loop.create_task(server.start_extensions())  # dialogs of session_start get their answers
     while True:
         line = await queue.get()
         if line is None:
             break
         server.handle_line(line)
     with contextlib.suppress(Exception):
+        await startup
         await server.drain()
+    from pi_tui.coding.extensions.modes import stop_mode_extensions
+
+    with contextlib.suppress(Exception):
+        await stop_mode_extensions(session)
     return 0
 
 

@@ -9,7 +9,7 @@ colour above 90. Token numbers use pi's format (``format_tokens``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.widget import Widget
@@ -62,6 +62,21 @@ class FooterData:
     reasoning: bool = False
     multi_provider: bool = False
     loading: bool = False  # the session is still being built (start-up): the model is not known yet
+    statuses: dict[str, str] = field(default_factory=dict)
+    """Extension status segments by key (``ctx.ui.set_status``): a third line, sorted by key (pi)."""
+
+
+def status_line(statuses: dict[str, str], theme: PiTheme, width: int) -> Text | None:
+    """pi's extension status line: texts sorted by key, whitespace collapsed, joined by a space, cut to
+    ``width`` with a dim ellipsis; None without statuses."""
+    if not statuses:
+        return None
+    texts = [" ".join(statuses[key].split()) for key in sorted(statuses)]
+    line = Text(" ".join(t for t in texts if t))
+    if line.cell_len > width:
+        line.truncate(max(0, width - 3))
+        line.append("...", style=theme.fg("dim"))
+    return line
 
 
 def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]:
@@ -115,10 +130,12 @@ def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]
 
 
 class Footer(Widget):
-    """Two dim lines under the editor. ``data`` is replaced by the app; ``refresh()`` repaints."""
+    """Two dim lines under the editor (three with extension statuses). ``data`` is replaced by the app;
+    ``refresh()`` repaints."""
 
     DEFAULT_CSS = """
     Footer { height: 2; padding: 0 1; }
+    Footer.-with-status { height: 3; }
     """
 
     def __init__(self, theme: PiTheme, **kwargs: object) -> None:
@@ -129,6 +146,7 @@ class Footer(Widget):
     def set_data(self, data: FooterData) -> None:
         """Replace the shown data and repaint."""
         self.data = data
+        self.set_class(bool(data.statuses), "-with-status")
         self.refresh()
 
     def render(self) -> Text:
@@ -136,4 +154,5 @@ class Footer(Widget):
         a, b = footer_lines(self.data, self.pi_theme, width)
         if self.size.height == 1:  # tiny terminals (the app's CSS): the model and token line only
             return b
-        return Text("\n").join([a, b])
+        status = status_line(self.data.statuses, self.pi_theme, width)
+        return Text("\n").join([a, b] if status is None else [a, b, status])

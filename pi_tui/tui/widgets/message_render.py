@@ -43,6 +43,7 @@ class RenderContext:
         self.show_timing = show_timing  # False in snapshots: no clock-dependent text
         self.expand_key = "Ctrl+O"  # keys named in hints: the app sets them from its keymap
         self.interrupt_key = "Esc"
+        self.tool_renderers: Any = None  # extensions' RendererRegistry (custom tool call/result rendering)
         self.generation = 0
         self.set_theme(theme)
 

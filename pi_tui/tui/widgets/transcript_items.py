@@ -27,6 +27,7 @@ from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.abort_text import abort_text
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
 from pi_tui.tui.widgets.prompt_input import PASTE_MAX_CHARS, PASTE_MAX_LINES
+from pi_tui.tui.widgets.tool_custom_render import custom_parts
 
 
 def field(obj: Any, name: str, default: Any = None) -> Any:
@@ -357,8 +358,12 @@ class ToolItem(TranscriptItem):
         bg_token = "toolSuccessBg" if self.status == "done" else (
             "toolErrorBg" if self.status in TOOL_FAILED else "toolPendingBg")
         expanded = self.expanded or ctx.expand_tools
+        header, custom_body = custom_parts(self, ctx.tool_renderers, expanded)  # extension rendering
         parts: list[RenderableType | None] = [
-            Text(tool_format.call_line(self.name, self.args), style=t.fg("toolTitle", bold=True))]
+            header or Text(tool_format.call_line(self.name, self.args), style=t.fg("toolTitle", bold=True))]
+        if custom_body is not None:
+            parts.append(custom_body)
+            return ctx.to_strips(Padding(group(*parts), (1, 1), style=t.bg(bg_token), expand=True), width)
         output = t.fg("toolOutput")
         if self.name == "edit":
             diff = tool_format.edit_diff(self.details)

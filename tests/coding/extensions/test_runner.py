@@ -231,3 +231,35 @@ def test_session_before_cancel_first_wins(tmp_path: Path) -> None:
     _ext(runtime, "never", session_before_switch=lambda e: later.append("x"))
     cancelled, _ = asyncio.run(runtime.runner.emit_cancellable("session_before_switch", SessionBeforeSwitchEvent()))
     assert cancelled and later == []
+
+
+def test_dispatch_finishes_suspended_handlers_in_order_and_isolates_failures(tmp_path: Path) -> None:
+    runtime, host = make_runtime(tmp_path)
+    seen: list[str] = []
+
+    async def slow(event: Any) -> None:
+        seen.append("slow:start")
+        await asyncio.sleep(0.01)
+        seen.append("slow:end")
+
+    async def slow_fail(event: Any) -> None:
+        await asyncio.sleep(0)
+        raise RuntimeError("late failure")
+
+    _ext(runtime, "quick", message_update=lambda e: seen.append("quick"))
+    _ext(runtime, "slow", message_update=slow)
+    _ext(runtime, "fails", message_update=slow_fail)
+    _ext(runtime, "last", message_update=lambda e: seen.append("last"))
+    async def scenario() -> None:
+        pending = runtime.runner.dispatch("message_update", object())
+        assert pending is not None and seen == ["quick", "slow:start"]  # suspended: the rest waits for it
+        await pending
+
+    asyncio.run(scenario())
+    assert seen == ["quick", "slow:start", "slow:end", "last"]
+    assert len(host.errors) == 1 and 'Extension "fails" failed on message_update: RuntimeError' in host.errors[0]
+    seen.clear()
+    runtime.runner.remove(runtime.extensions[1])
+    runtime.runner.remove(runtime.extensions[1])
+    assert runtime.runner.dispatch("message_update", object()) is None  # all finished at once
+    assert seen == ["quick", "last"]

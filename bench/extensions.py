@@ -1,0 +1,172 @@
+"""Benchmark: the cost of extensions (issue 11).
+
+(a) Agent-loop events per second through a real AgentSession on the faux provider (a tool loop, then a
+text reply streamed one token per event), with 0 extensions and with 5 no-op extensions subscribed to every
+event (``pi.on(name, noop)`` for all of ``EXTENSION_EVENTS``), once with plain ``def`` handlers and once
+with ``async def`` ones (creating and running a coroutine is a fixed ~1 µs each in CPython on a slow
+machine). Runs are interleaved, timed in process CPU time and the best run of each variant compared (timeit's rule:
+on a shared machine the fastest run is the least disturbed one). Goal: under 5 % slower.
+(b) Start-up time of 10 extensions from an agent dir (discovery, import, ``activate``, ``session_start``,
+``resources_discover``), each registering a tool, a command and a handler. Goal: under 50 ms.
+
+Prints a table and writes ``bench/results/extensions.json``. Usage: ``python bench/extensions.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import write_results  # noqa: E402
+
+from pi_tui.agent.types import AgentTool, AgentToolResult  # noqa: E402
+from pi_tui.ai.providers.faux import (  # noqa: E402
+    faux_assistant_message,
+    faux_tool_call,
+    register_faux_provider,
+)
+from pi_tui.ai.types import TextContent  # noqa: E402
+from pi_tui.coding.agent_session import AgentSession, _SessionAgent  # noqa: E402
+from pi_tui.coding.extensions.events import EXTENSION_EVENTS  # noqa: E402
+from pi_tui.coding.extensions.setup import attach_extensions, start_extensions  # noqa: E402
+from pi_tui.coding.session.session_manager import SessionManager  # noqa: E402
+from pi_tui.coding.session_settings import SessionSettings  # noqa: E402
+
+NOOP_EXTENSION = (
+    "EVENTS = {events!r}\n"
+    "{kind}def noop(event, ctx):\n"
+    "    return None\n"
+    "def activate(pi):\n"
+    "    for name in EVENTS:\n"
+    "        pi.on(name, noop)\n"
+)
+STARTUP_EXTENSION = (
+    "def activate(pi):\n"
+    "    pi.register_tool('tool_{n}', 'Tool {n}', {{'type': 'object', 'properties': {{}}}}, lambda i, p: 'ok')\n"
+    "    pi.register_command('cmd-{n}', lambda args, ctx: None, 'Command {n}')\n"
+    "    pi.on('tool_call', lambda event: None)\n"
+)
+
+
+class Access:
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def get_api_key(self, model: Any) -> str:
+        return "bench"
+
+    def has_auth(self, model: Any) -> bool:
+        return True
+
+    def available_models(self) -> list[Any]:
+        return [self.model]
+
+    def find(self, provider: str, model_id: str) -> Any:
+        return self.model
+
+
+class Echo(AgentTool):
+    async def execute(self, tool_call_id: str, params: Any, signal: Any = None, on_update: Any = None) -> AgentToolResult:
+        return AgentToolResult(content=[TextContent(text="ok")])
+
+
+def _session(cwd: Path, faux: Any) -> AgentSession:
+    tool = Echo(name="echo", description="echo", parameters={"type": "object", "properties": {}})
+    agent = _SessionAgent({"system_prompt": "bench", "model": faux.get_model(), "thinking_level": "off",
+                           "tools": [tool], "messages": []})
+    return AgentSession(agent=agent, session_manager=SessionManager.in_memory(str(cwd)),
+                        models=Access(faux.get_model()), settings=SessionSettings(), cwd=str(cwd))
+
+
+async def _run_loop(cwd: Path, agent_dir: Path, extensions: int, chars: int, turns: int,
+                    kind: str = "") -> tuple[int, float]:
+    faux = register_faux_provider(token_size={"min": 1, "max": 1})
+    try:
+        session = _session(cwd, faux)
+        counted = [0]
+        session.subscribe(lambda event: counted.__setitem__(0, counted[0] + 1))
+        paths = []
+        for i in range(extensions):
+            path = agent_dir / f"noop_{i}.py"
+            path.write_text(NOOP_EXTENSION.format(events=list(EXTENSION_EVENTS), kind=kind))
+            paths.append(str(path))
+        hooks = attach_extensions(session, agent_dir=agent_dir / "none", extension_paths=paths)
+        await start_extensions(hooks)
+        assert len(hooks.runtime.extensions) == extensions and not hooks.runtime.runner.errors
+        text = "lorem ipsum dolor sit amet, " * (chars // 28 + 1)
+        replies = []
+        for _ in range(turns):
+            replies.append(faux_assistant_message([faux_tool_call("echo", {}, id=None)], stop_reason="toolUse"))
+        replies.append(faux_assistant_message(text))
+        faux.set_responses(replies)
+        start = time.process_time()  # CPU time: other processes on a shared machine do not count
+        await session.prompt("go")
+        return counted[0], time.process_time() - start
+    finally:
+        faux.unregister()
+
+
+async def _startup(agent_dir: Path, cwd: Path, count: int) -> float:
+    extensions = agent_dir / "extensions"
+    extensions.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        (extensions / f"ext_{n}.py").write_text(STARTUP_EXTENSION.format(n=n))
+    faux = register_faux_provider()
+    try:
+        session = _session(cwd, faux)
+        start = time.perf_counter()
+        hooks = attach_extensions(session, agent_dir=agent_dir)
+        errors = await start_extensions(hooks)
+        elapsed = time.perf_counter() - start
+        assert not errors and len(hooks.runtime.extensions) == count, errors
+        return elapsed
+    finally:
+        faux.unregister()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=5)
+    ns = parser.parse_args()
+    chars, turns, repeat = (400, 3, 1) if ns.quick else (20000, 20, ns.repeat)
+    rows: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "p").mkdir()
+        variants = {"none": (0, ""), "sync": (5, ""), "async": (5, "async ")}
+        rates: dict[str, list[float]] = {name: [] for name in variants}
+        for _ in range(repeat):  # interleaved, so a busy moment of the machine hits every variant
+            for name, (count, kind) in variants.items():
+                folder = root / f"ext-{name}"
+                folder.mkdir(exist_ok=True)
+                events, seconds = asyncio.run(_run_loop(root / "p", folder, count, chars, turns, kind))
+                rates[name].append(events / seconds)
+        base = max(rates["none"])  # best of N (timeit's rule: the fastest run is the least disturbed one)
+        rows["events_per_s_0_extensions"] = round(base)
+        for name in ("sync", "async"):
+            loaded = max(rates[name])
+            rows[f"events_per_s_5_{name}_noop_extensions"] = round(loaded)
+            rows[f"slowdown_percent_{name}"] = round((base - loaded) / base * 100, 2)
+        startups = []
+        for i in range(repeat):
+            startups.append(asyncio.run(_startup(root / f"agent{i}", root / "p", 10)))
+        rows["startup_10_extensions_ms"] = round(statistics.median(startups) * 1000, 2)
+        rows["startup_10_extensions_best_ms"] = round(min(startups) * 1000, 2)
+    print(f"{'measure':34} value")
+    for key, value in rows.items():
+        print(f"{key:34} {value}")
+    write_results("extensions", rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

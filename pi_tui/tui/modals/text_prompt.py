@@ -1,0 +1,62 @@
+"""A modal asking for text (an extension's ``ctx.ui.input`` / ``ctx.ui.editor``).
+
+One line (Enter submits) or several (``multiline``: a TextArea; Ctrl+S submits). Escape dismisses with
+``None``; submitting dismisses with the text.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static, TextArea
+
+
+class TextPromptModal(ModalScreen[str | None]):
+    """``title`` above an input (``placeholder``) or a text area prefilled with ``prefill``."""
+
+    DEFAULT_CSS = """
+    TextPromptModal { align: center middle; }
+    TextPromptModal > Vertical {
+        width: 80; max-width: 100%; height: auto; border: round $accent; background: $surface; padding: 0 1;
+    }
+    TextPromptModal #prompt-title { width: 100%; text-style: bold; }
+    TextPromptModal Input, TextPromptModal Input:focus { border: none; height: 1; padding: 0 1; }
+    TextPromptModal TextArea { height: 12; }
+    TextPromptModal #prompt-hint { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("ctrl+s", "submit", "Submit", show=False),
+    ]
+
+    def __init__(self, title: str, *, placeholder: str = "", prefill: str = "", multiline: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.placeholder = placeholder
+        self.prefill = prefill
+        self.multiline = multiline
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="prompt-title", markup=False)
+            if self.multiline:
+                yield TextArea(self.prefill, id="prompt-area")
+                yield Static("Ctrl+S submit · Esc cancel", id="prompt-hint")
+            else:
+                yield Input(value=self.prefill, placeholder=self.placeholder, id="prompt-input")
+                yield Static("Enter submit · Esc cancel", id="prompt-hint")
+
+    def on_mount(self) -> None:
+        (self.query_one(TextArea) if self.multiline else self.query_one(Input)).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_submit(self) -> None:
+        self.dismiss(self.query_one(TextArea).text if self.multiline else self.query_one(Input).value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
