@@ -29,6 +29,7 @@ async def test_reload_reloads_extensions_and_resources(env: Env) -> None:
     ext = env.agent_dir / "extensions" / "ver.py"
     ext.parent.mkdir(parents=True)
     ext.write_text(textwrap.dedent(EXTENSION.format(version="v1", skills=str(skills.parent), prompt=str(prompt))))
+    env.serve([])
     session = env.session()
     await session.start()
     commands = session.commands
