@@ -195,8 +195,11 @@ class RpcServer:
         return _NO_RESPONSE
 
     async def _run_prompt(self, text: str, images: list[Any] | None, request_id: Any = None) -> None:
+        from pi_tui.coding.extensions.session_hooks import prompt_source
+
         try:
-            await self.session.prompt(text, images)
+            with prompt_source("rpc"):  # extensions' input event: source "rpc" (pi)
+                await self.session.prompt(text, images)
         except Exception as exc:  # accepted already: a second response for the same id, as pi does
             self._respond("prompt", request_id, error=str(exc) or type(exc).__name__)
 

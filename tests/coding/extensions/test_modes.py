@@ -31,6 +31,10 @@ def activate(pi):
         open(LOG, "a").write(f"start {event.reason} {ok} {ctx.has_ui}\\n")
     pi.on("session_start", start)
     pi.on("session_shutdown", lambda e: open(LOG, "a").write("shutdown " + e.reason + "\\n"))
+    def record_input(event):
+        if event.text != "/ask now" and not event.text.startswith("/ask"):
+            open(LOG, "a").write("input " + event.source + "\\n")
+    pi.on("input", record_input)
 """
 BROKEN = "def activate(pi):\n    raise ValueError('cannot start')\n"
 
@@ -138,6 +142,20 @@ def test_rpc_mode_speaks_the_extension_ui_sub_protocol(tmp_path: Path) -> None:
         code, stderr = rpc.close()
     assert code == 0, stderr
     assert log.read_text().splitlines() == ["start startup True True", "ask True blue True", "shutdown quit"]
+
+
+def test_rpc_prompts_reach_input_handlers_with_source_rpc(tmp_path: Path) -> None:
+    ext, _, log = _files(tmp_path)
+    rpc = Rpc(tmp_path, "-e", str(ext))
+    try:
+        start = rpc.read_until(_ui_request("confirm"))
+        rpc.send({"type": "extension_ui_response", "id": start["id"], "confirmed": False})
+        rpc.send({"type": "prompt", "id": "p1", "message": "hello"})
+        rpc.read_until(lambda v: v.get("type") == "agent_end")
+    finally:
+        code, stderr = rpc.close()
+    assert code == 0, stderr
+    assert "input rpc" in log.read_text().splitlines()
 
 
 @pytest.mark.parametrize("answer", [{"cancelled": True}, {"value": "not an option"}])
