@@ -69,6 +69,10 @@ def build_extension_todo_status() -> Scenario:
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
+        await wait_until(pilot, lambda: "todo" in session.tools.all and app.footer.data.statuses.get("mode"))
+        # registering the tool rebuilt the system prompt (with today's date): the fixed one again, so the
+        # token figures are the same every day
+        session.agent.state.system_prompt = "You are a helpful coding assistant (snapshot test)."
         await _type(pilot, "Plan the release")
         await wait_until(pilot, lambda: not app.working and app.footer.data.statuses.get("todo") == "☑ 1/2 done")
         await settle(pilot)
@@ -87,6 +91,7 @@ def build_extension_confirm() -> Scenario:
 
     async def drive(pilot: Any) -> None:
         await settle(pilot)
+        await wait_until(pilot, lambda: session.extensions.runtime.runner.has_handlers("tool_call"))
         await _type(pilot, "Clean the build directory")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmModal))
         await pilot.pause(0.1)
