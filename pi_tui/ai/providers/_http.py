@@ -72,6 +72,7 @@ from ..options import StreamOptions
 from ..quota_errors import is_quota_error
 from ..sanitize import sanitize_json_value
 from ..types import AssistantMessage, Model, now_ms
+from ._connection_errors import connection_error_text
 
 DEFAULT_TIMEOUT_MS = 600_000
 DEFAULT_MAX_RETRIES = 2
@@ -403,9 +404,9 @@ async def open_sse(
                     error: Exception = ProviderConnectionError(f"Request timed out ({type(exc).__name__})")
                     response = None
                 except (httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.ProxyError) as exc:
-                    raise ProviderConnectionError(f"Connection error: {exc or type(exc).__name__}") from exc
+                    raise ProviderConnectionError(connection_error_text(exc, url)) from exc
                 except (httpx.TransportError, OSError) as exc:
-                    error = ProviderConnectionError(f"Connection error: {exc or type(exc).__name__}")
+                    error = ProviderConnectionError(connection_error_text(exc, url))
                     response = None
                 if response is not None and 200 <= response.status_code < 300:
                     break
@@ -442,7 +443,7 @@ async def open_sse(
         except httpx.TimeoutException as exc:
             raise ProviderConnectionError(f"Request timed out ({type(exc).__name__})") from exc
         except httpx.TransportError as exc:
-            raise ProviderConnectionError(f"Connection error: {exc or type(exc).__name__}") from exc
+            raise ProviderConnectionError(connection_error_text(exc, url)) from exc
     finally:
         if response is not None:
             await response.aclose()
