@@ -113,6 +113,18 @@ class Compactor:
             if not (e.type == "custom" and str(getattr(e, "custom_type", "")).startswith("pi-tui."))
         ]
 
+    def _nothing_to_compact(self) -> str | None:
+        """Why a compaction now would have nothing to do (the branch as stored; a streaming reply is not in it
+        yet, and it would be kept as the most recent part), or None."""
+        branch = self._branch_without_ui()
+        if branch and branch[-1].type == "compaction":
+            return "Already compacted"
+        context = self._manager().build_session_context()
+        preparation = prepare_compaction(branch, self._settings.compaction, context.messages)
+        if preparation is None or (not preparation.messages_to_summarize and not preparation.turn_prefix_messages):
+            return "Nothing to compact (session too small)"
+        return None
+
     def _latest_compaction_ms(self) -> int | None:
         for entry in reversed(self._manager().get_branch()):
             if entry.type == "compaction":
@@ -291,9 +303,15 @@ class Compactor:
     async def compact(self, custom_instructions: str | None = None) -> dict[str, Any]:
         """Compact now (``/compact``); returns ``{summary, firstKeptEntryId, tokensBefore, details}``.
 
-        Aborts a running turn first. Raises :class:`CompactionError` (``Already compacted``, ``Nothing to
-        compact (session too small)``, ``Compaction cancelled``, ``Compaction failed: …``).
+        Aborts a running turn first (pi 0.73), unless there is nothing to compact: then the run goes on and the
+        error is raised at once (pi-tui: a ``/compact`` typed while a reply streamed aborted it for nothing,
+        issue 9; DIFFERENCES). Raises :class:`CompactionError` (``Already compacted``, ``Nothing to compact
+        (session too small)``, ``Compaction cancelled``, ``Compaction failed: …``).
         """
+        if self._agent.state.is_streaming:
+            refusal = self._nothing_to_compact()
+            if refusal is not None:
+                raise CompactionError(refusal)
         self._abort_retry()
         self._agent.abort()
         await self._agent.wait_for_idle()
