@@ -112,7 +112,7 @@ async def test_retries_that_all_fail_leave_one_error_and_one_summary(tmp_path: P
         text = transcript_text(app)
         assert text.count("The server had an error") == 2  # the last error in full, and the summary line
         assert text.count('"server_error"') == 1
-        assert "Retry failed after 3 attempts: 500 The server had an error while processing your request." in text
+        assert "Retry failed after 4 attempts: 500 The server had an error while processing your request." in text
     assert len(_file_errors(session)) == 4
 
 

@@ -419,16 +419,16 @@ async def open_sse(
                     await response.aclose()
                     response = None
                     if attempt >= max_retries or not is_retryable_status(status, text):
-                        raise ProviderHTTPError(status, text, retry_ms)
+                        raise _counted(ProviderHTTPError(status, text, retry_ms), attempt + 1)
                     if retry_ms is not None:
                         if cap_ms > 0 and retry_ms > cap_ms:
-                            raise RetryDelayTooLongError(status, text, retry_ms, cap_ms)
+                            raise _counted(RetryDelayTooLongError(status, text, retry_ms, cap_ms), attempt + 1)
                         delay_s = retry_ms / 1000
                     else:
                         delay_s = backoff_s(attempt)
                 else:
                     if attempt >= max_retries:
-                        raise error
+                        raise _counted(error, attempt + 1)
                     delay_s = backoff_s(attempt)
                 attempt += 1
                 await sleep(delay_s)
@@ -451,6 +451,14 @@ async def open_sse(
 
 
 # ---------------------------------------------------------------- uniform provider run (§1.18)
+
+
+def _counted(exc: Exception, requests: int) -> Exception:
+    """``exc`` with the number of HTTP requests made for it (``requests`` attribute; this layer's retries
+    included): the error path records it as a ``requests`` diagnostic, so the session's retry message can
+    count every request (issue 9)."""
+    exc.requests = requests  # type: ignore[attr-defined]
+    return exc
 
 
 def new_output(model: Model) -> AssistantMessage:
@@ -561,6 +569,9 @@ def _fail(
     output.error_message = message
     if isinstance(exc, ProviderHTTPError):
         add_diagnostic(output, "http_error", {"status": exc.status, "retryAfterMs": exc.retry_after_ms})
+    requests = getattr(exc, "requests", None)
+    if isinstance(requests, int) and not aborted:
+        add_diagnostic(output, "requests", {"count": requests})
     stream.push(ErrorEvent(reason=output.stop_reason, error=output))  # type: ignore[arg-type]
 
 

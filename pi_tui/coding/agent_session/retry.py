@@ -8,7 +8,8 @@ wait (the server's ``Retry-After`` when the provider recorded one, else ``base *
 
 What the user sees comes from the events (the app's status line counts down, pi-reference §3.14): no
 notification per attempt (they repeated the raw error once per attempt, issue 9); the failed messages stay in
-the session file with their full error. Giving up adds one error notification, ``Retry failed after <n>
+the session file with their full error. Giving up adds one error notification, ``Retry failed after <n> attempts (<m> requests)`` (m when the
+provider client retried too), formerly
 attempts: <status> <provider message>`` (pi's wording, the error in one line).
 """
 
@@ -26,6 +27,17 @@ from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.config_check import connection_hint
 from pi_tui.coding.error_summary import summarize_error
 from pi_tui.coding.retry import is_retryable_error, retry_delay_ms
+
+
+def requests_of(message: AssistantMessage) -> int:
+    """HTTP requests one failed attempt made: the provider's ``requests`` diagnostic (its own retries
+    included, ``ai/providers/_http.py``), else 1."""
+    for entry in message.diagnostics or []:
+        if isinstance(entry, dict) and entry.get("type") == "requests":
+            count = (entry.get("details") or {}).get("count")
+            if isinstance(count, int) and count > 0:
+                return count
+    return 1
 
 
 class RetryController:
@@ -56,6 +68,7 @@ class RetryController:
         self._continue_run = continue_run
         self._check_compaction = check_compaction
         self._attempt = 0
+        self._requests = 0  # HTTP requests of the failed attempts of this cycle (provider retries included)
         self._abort: AbortController | None = None
         self._retrying = False
 
@@ -86,11 +99,13 @@ class RetryController:
         if self._attempt > 0:
             attempt = self._attempt
             self._attempt = 0
+            self._requests = 0
             self._retrying = False
             self._emit(AutoRetryEndEvent(success=True, attempt=attempt))
 
     def _end(self, attempt: int, final_error: str) -> None:
         self._attempt = 0
+        self._requests = 0
         self._retrying = False
         self._emit(AutoRetryEndEvent(success=False, attempt=attempt, final_error=final_error))
 
@@ -100,11 +115,15 @@ class RetryController:
         self._attempt += 1
         attempt = self._attempt
         error = message.error_message or "Unknown error"
+        self._requests += requests_of(message)
         if attempt > settings.max_retries:
+            requests = self._requests
             self._end(attempt - 1, error)
-            # pi's wording; the error in one line (the failed message above it has the full text)
+            # pi's wording, counting what happened (issue 9: "after 3 attempts" while 12 requests were sent):
+            # every attempt (the first one included) and, when the provider client retried too, every request
             hint = connection_hint(error, self._agent.state.model)  # which server could not be reached
-            self._notify("error", f"Retry failed after {attempt - 1} attempts: {summarize_error(error).one_line()}{hint}")
+            counted = f"{attempt} attempts" + (f" ({requests} requests)" if requests > attempt else "")
+            self._notify("error", f"Retry failed after {counted}: {summarize_error(error).one_line()}{hint}")
             await self._check_compaction(message, True)
             return
         delay = retry_delay_ms(message, attempt, settings)
