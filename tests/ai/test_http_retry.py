@@ -123,9 +123,9 @@ async def test_case14_delay_over_cap_fails_fast_without_sleeping(
     assert result.error_message.startswith('429 {"error":{"message":"rate limited"}}')
     assert "retry delay of 120s" in result.error_message
     assert result.diagnostics is not None
-    diag = result.diagnostics[-1]
-    assert diag["type"] == "http_error"
+    diag = next(d for d in result.diagnostics if d["type"] == "http_error")
     assert diag["details"] == {"status": 429, "retryAfterMs": 120_000}
+    assert [d["details"] for d in result.diagnostics if d["type"] == "requests"] == [{"count": 1}]
 
 
 @pytest.mark.anyio
@@ -175,7 +175,12 @@ async def test_5xx_uses_exponential_backoff_then_surfaces_the_error(
             "type": "http_error",
             "timestamp": result.diagnostics[0]["timestamp"],
             "details": {"status": 503, "retryAfterMs": None},
-        }
+        },
+        {  # pi-tui: the requests this attempt made, retries included (the session's retry message counts them)
+            "type": "requests",
+            "timestamp": result.diagnostics[1]["timestamp"],
+            "details": {"count": 3},
+        },
     ]
 
 

@@ -10,7 +10,8 @@ Every provider module uses the same three pieces (pi-reference §1.8, §1.10, §
     ``output.stop_reason`` is ``error``/``aborted``, or the signal fired). Any exception, an abort included,
     becomes one ``error`` event: ``stop_reason = "aborted" if signal.aborted else "error"``, ``error_message``
     = the exception text, scratch fields stripped, and for :class:`ProviderHTTPError` a diagnostic
-    ``{"type": "http_error", "timestamp": ms, "details": {"status", "retryAfterMs"}}``. No exception and
+    ``{"type": "http_error", "timestamp": ms, "details": {"status", "retryAfterMs"}}``, and after a failed
+    request loop (pi-tui) ``{"type": "requests", "details": {"count"}}`` (requests sent, retries included). No exception and
     no ``CancelledError`` ever escapes; the stream always ends with exactly one terminal event.
 
     Abort: while ``produce`` runs, the signal's listener cancels the producer task; the resulting
