@@ -74,7 +74,7 @@ async def test_compact_during_a_reply_keeps_the_partial_reply_and_compacts(tmp_p
 @pytest.mark.anyio
 async def test_compact_with_nothing_to_compact_does_not_abort_the_reply(tmp_path: Path) -> None:
     session, faux = slow_session(tmp_path)
-    faux.set_responses([faux_assistant_message("short " * 60)])
+    faux.set_responses([faux_assistant_message("short " * 900)])  # streams for seconds
     app = make_app(session)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
@@ -90,4 +90,4 @@ async def test_compact_with_nothing_to_compact_does_not_abort_the_reply(tmp_path
         await session.wait_for_idle()
         last = session.messages[-1]
         assert last.role == "assistant" and last.stop_reason == "stop"  # the reply ran to its end
-        assert transcript_text(app).count("short") == 60
+        assert session.messages[-1].content[0].text.count("short") == 900
