@@ -85,7 +85,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pi-tui",
         description="A full-screen terminal coding agent (a Python port of pi's agent core).",
-        epilog="Environment: PI_TUI_DIR (config dir, default ~/.pi-tui/agent), PI_TUI_SESSION_DIR, "
+        epilog="MCP servers: pi-tui mcp add|list|remove (pi-tui mcp --help). Environment: PI_TUI_DIR (config dir, default ~/.pi-tui/agent), PI_TUI_SESSION_DIR, "
         "provider keys such as ANTHROPIC_API_KEY / OPENAI_API_KEY.",
     )
     parser.add_argument("messages", nargs="*", help="initial message(s); @file arguments are prepended as files")
@@ -224,6 +224,10 @@ def _say_untrusted_once(args: CliArgs, cwd: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``pi-tui``; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "mcp":  # `pi-tui mcp add|list|remove` (pi 1.x docs/mcp.md)
+        from pi_tui.coding.mcp.cli import main as mcp_main
+
+        return mcp_main(argv[1:])
     if argv and argv[0] in ("-v", "--version"):
         from pi_tui import __version__
 

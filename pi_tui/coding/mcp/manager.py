@@ -1,0 +1,216 @@
+"""All MCP servers of one session: background start, the agent tools they offer, per-session switches.
+
+:class:`McpManager` is built from a :class:`~pi_tui.coding.mcp.config.McpConfigLoad`; :meth:`McpManager.start`
+returns at once (each server connects in its own task, so the app is interactive before any server answers,
+pi 1.x docs/mcp.md "Pi connects every enabled server in the background when a session starts"). Listeners
+get an :class:`McpChange` after every state or tool-list change; :meth:`McpManager.tools` is the current list of
+enabled agent tools. Enabling/disabling a server or a tool lasts for this session only (nothing is written).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pi_tui.coding.config.paths import get_agent_dir
+from pi_tui.coding.mcp.config import McpConfigLoad, McpServerConfig
+from pi_tui.coding.mcp.connection import McpConnection, ServerState
+from pi_tui.coding.mcp.tools import McpAgentTool, build_tools
+
+log = logging.getLogger(__name__)
+
+LOG_DIR_NAME = "mcp-logs"
+_configured_log_files: set[Path] = set()
+
+
+@dataclass(frozen=True)
+class McpChange:
+    """``server`` changed: its ``state`` (and ``error`` when failed/disconnected) or its tools."""
+
+    server: str
+    state: ServerState
+    error: str | None
+
+
+McpListener = Callable[[McpChange], Any]
+
+
+def mcp_log_dir(agent_dir: Path | None = None) -> Path:
+    """``<agent dir>/mcp-logs``: one ``<server>.log`` per server (stderr) and ``mcp.log`` (SDK and client log)."""
+    return (agent_dir or get_agent_dir()) / LOG_DIR_NAME
+
+
+def configure_mcp_logging(log_dir: Path) -> None:
+    """Send the SDK's ``mcp`` logger to ``<log_dir>/mcp.log`` and stop it from reaching stderr (the TUI).
+
+    Idempotent per file. Python's last-resort handler would otherwise print SDK warnings (a malformed line
+    from a server) over the terminal.
+    """
+    path = log_dir / "mcp.log"
+    sdk = logging.getLogger("mcp")
+    sdk.propagate = False
+    if path in _configured_log_files:
+        return
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("mcp", __package__ or "pi_tui.coding.mcp"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        if logger.level == logging.NOTSET or logger.level > logging.INFO:
+            logger.setLevel(logging.INFO)
+    _configured_log_files.add(path)
+
+
+class McpManager:
+    """Connections to every configured server (enabled or not) and the agent tools of the connected ones.
+
+    ``log_dir`` defaults to :func:`mcp_log_dir`. ``errors`` holds the configuration errors (reported once by
+    the front end). Not thread-safe: use it from the session's event loop.
+    """
+
+    def __init__(self, config: McpConfigLoad, *, log_dir: Path | None = None) -> None:
+        self.log_dir = log_dir or mcp_log_dir()
+        self.errors = list(config.errors)
+        self.connections: dict[str, McpConnection] = {
+            name: McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change)
+            for name, server in config.servers.items()
+        }
+        self.disabled_tools: set[str] = set()
+        self._tools: dict[str, list[McpAgentTool]] = {}
+        self._listeners: list[McpListener] = []
+        self._started = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Start connecting every enabled server in the background; returns immediately (needs a running loop)."""
+        configure_mcp_logging(self.log_dir)
+        self._started = True
+        for connection in self.connections.values():
+            connection.start()
+
+    async def wait_ready(self, limit_s: float | None = None) -> None:
+        """Wait until every started server finished its connection attempt (or ``limit_s`` seconds passed)."""
+        waits = [c.wait_ready() for c in self.connections.values() if c.state == "connecting"]
+        if not waits:
+            return
+        try:
+            async with asyncio.timeout(limit_s):
+                await asyncio.gather(*waits)
+        except TimeoutError:
+            pass
+
+    async def close(self) -> None:
+        """Stop every server (in parallel)."""
+        await asyncio.gather(*(c.close() for c in self.connections.values()), return_exceptions=True)
+
+    # ------------------------------------------------------------ listeners
+
+    def subscribe(self, listener: McpListener) -> Callable[[], None]:
+        """Call ``listener(change)`` after every server change; returns an unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _on_connection_change(self, connection: McpConnection) -> None:
+        if connection.state == "connected":
+            self._tools[connection.name] = build_tools(connection)
+        elif connection.state in ("disabled", "failed"):
+            self._tools.pop(connection.name, None)
+        self._emit(McpChange(connection.name, connection.state, connection.error))
+
+    def _emit(self, change: McpChange) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(change)
+            except Exception:
+                log.exception("mcp: listener failed")
+
+    # ------------------------------------------------------------ tools and switches
+
+    def server_tools(self, server: str) -> list[McpAgentTool]:
+        """Every agent tool of ``server`` (enabled or not) from its last successful listing."""
+        return list(self._tools.get(server, []))
+
+    def tools(self) -> list[McpAgentTool]:
+        """Enabled agent tools of the servers whose tools are known (connected, or disconnected and reconnecting
+        on the next call), in configuration order."""
+        out: list[McpAgentTool] = []
+        for name, connection in self.connections.items():
+            if connection.state in ("connected", "disconnected", "connecting"):
+                out.extend(t for t in self._tools.get(name, []) if t.name not in self.disabled_tools)
+        return out
+
+    def set_tool_enabled(self, tool_name: str, enabled: bool) -> None:
+        """Enable or disable one agent tool (``mcp__server__tool``) for this session."""
+        (self.disabled_tools.discard if enabled else self.disabled_tools.add)(tool_name)
+        server = next((t.server for tools in self._tools.values() for t in tools if t.name == tool_name), "")
+        connection = self.connections.get(server)
+        if connection is not None:
+            self._emit(McpChange(server, connection.state, connection.error))
+
+    async def set_server_enabled(self, server: str, enabled: bool) -> None:
+        """Connect (``enabled``) or stop and mark disabled a server, for this session; KeyError if unknown."""
+        connection = self.connections[server]
+        if not enabled:
+            await connection.disable()
+            return
+        if connection.state == "disabled":
+            import dataclasses
+
+            connection.config = dataclasses.replace(connection.config, enabled=True)
+            connection.start()
+            await connection.wait_ready()
+
+    async def reconnect(self, server: str) -> bool:
+        """Reconnect ``server`` (KeyError if unknown); True when connected afterwards."""
+        connection = self.connections[server]
+        if connection.state == "disabled":
+            await self.set_server_enabled(server, True)
+            return connection.state == "connected"
+        return await connection.reconnect()
+
+    # ------------------------------------------------------------ reports
+
+    def status(self) -> list[dict[str, Any]]:
+        """One JSON-ready row per server: ``{name, state, error?, transport, source, tools, enabledTools}``."""
+        rows: list[dict[str, Any]] = []
+        for name, connection in self.connections.items():
+            tools = self._tools.get(name, [])
+            row: dict[str, Any] = {
+                "name": name,
+                "state": connection.state,
+                "transport": connection.config.transport,
+                "source": connection.config.source,
+                "tools": len(tools),
+                "enabledTools": sum(1 for t in tools if t.name not in self.disabled_tools),
+            }
+            if connection.error:
+                row["error"] = connection.error
+            rows.append(row)
+        return rows
+
+    def short_state(self) -> str | None:
+        """Footer text when something needs attention (``MCP: 1 failed``), else None."""
+        failed = [c for c in self.connections.values() if c.state in ("failed", "disconnected")]
+        if not failed:
+            return None
+        if len(failed) == 1:
+            return f"MCP: {failed[0].name} {failed[0].state}"
+        return f"MCP: {len(failed)} servers failed"
+
+    def config_of(self, server: str) -> McpServerConfig:
+        """The configuration of ``server`` (KeyError if unknown)."""
+        return self.connections[server].config
