@@ -54,7 +54,7 @@ def test_list_connects_and_reports_state_and_tool_count(tmp_path: Path) -> None:
     code, out = _run(["list"], agent, cwd)
     lines = out.splitlines()
     assert code == 1  # an enabled server is not connected
-    assert lines[0].split()[:4] == ["fault", "connected", "8", "tools"]
+    assert lines[0].split()[:4] == ["fault", "connected", "9", "tools"]
     assert lines[1].split()[:2] == ["dead", "failed"]
     assert "cannot start (missing FAULT_TOKEN)" in lines[2]  # the tail of its stderr
     _run(["remove", "dead"], agent, cwd)
