@@ -20,6 +20,7 @@ BENCHMARKS = [
     "tui_stream.py",
     "tui_long_session.py",
     "typing_burst.py",
+    "mcp_client.py",
 ]
 
 
