@@ -1,0 +1,149 @@
+"""An :class:`~pi_tui.coding.mcp.manager.McpManager` tied to one session (pi 1.x docs/mcp.md "Diagnose connection
+problems", "Control tool exposure").
+
+:class:`McpSessionLink` gets everything it touches at construction (no session object): ``set_tools(tools)``
+replaces the session's MCP tools, ``notify(level, text)`` adds a notification, ``commands`` is the slash-command
+registry and ``send_prompt(text)`` runs a prompt (for ``/mcp:server:prompt``).
+
+- :meth:`start` (needs a running loop) starts every server in the background and reports configuration errors
+  once; it never waits for a server.
+- After every change the session's MCP tools are replaced by the manager's enabled tools, filtered by the
+  ``--tools`` patterns that start with ``mcp__`` (pi: other entries do not remove MCP tools).
+- A server that fails or disconnects is reported once per failure, with the reason (pi reports failed
+  connections once after startup); a reconnect that succeeds after that is reported too.
+- :meth:`before_prompt` waits, before the first prompt only, up to :data:`FIRST_PROMPT_WAIT_S` for servers that
+  are still connecting (pi: "The first prompt waits up to 10 seconds ... for servers with direct tools"), so
+  print and JSON mode see the tools of servers that start in time.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from pi_tui.agent.types import AgentTool
+from pi_tui.coding.extensions.registries import CommandRegistry
+from pi_tui.coding.mcp.manager import McpChange, McpManager
+from pi_tui.coding.mcp.prompts import sync_prompt_commands
+from pi_tui.coding.mcp.tools import McpAgentTool
+
+FIRST_PROMPT_WAIT_S = 10.0
+
+
+def _matches(name: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
+class McpSessionLink:
+    """Keeps one session's MCP tools, commands and notifications in step with its manager (module docstring).
+
+    ``tool_patterns``: the ``--tools`` entries starting with ``mcp__`` (None or empty: every MCP tool);
+    ``enabled``: False for ``--no-mcp``/``--no-tools`` (no server is started, no tool offered).
+    """
+
+    def __init__(
+        self,
+        manager: McpManager,
+        *,
+        set_tools: Callable[[list[AgentTool]], None],
+        notify: Callable[[str, str], Any],
+        commands: CommandRegistry | None = None,
+        send_prompt: Callable[[str], Awaitable[Any]] | None = None,
+        tool_patterns: Sequence[str] | None = None,
+        enabled: bool = True,
+    ) -> None:
+        self.manager = manager
+        self.enabled = enabled
+        self._set_tools = set_tools
+        self._notify = notify
+        self._commands = commands
+        self._send_prompt = send_prompt
+        self._patterns = [p for p in (tool_patterns or []) if p.startswith("mcp__")]
+        self._started = False
+        self._first_prompt_done = False
+        self._reported: dict[str, str] = {}  # server -> state last reported
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[McpChange], Any]] = []
+
+    @property
+    def started(self) -> bool:
+        """True once :meth:`start` ran."""
+        return self._started
+
+    def start(self) -> None:
+        """Start the servers in the background (once); report configuration errors. Needs a running loop."""
+        if self._started or not self.enabled:
+            return
+        self._started = True
+        for error in self.manager.errors:
+            self._notify("warning", f"MCP config: {error}")
+        self._unsubscribe.append(self.manager.subscribe(self._on_change))
+        if self._commands is not None and self._send_prompt is not None:
+            self._unsubscribe.append(sync_prompt_commands(self._commands, self.manager, self._send_prompt, self._notify))
+        self.manager.start()
+
+    def subscribe(self, listener: Callable[[McpChange], Any]) -> Callable[[], None]:
+        """Front ends (footer, ``/mcp``) listen here; called after the session's tools were updated."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def tools(self) -> list[McpAgentTool]:
+        """The MCP tools the session offers now (enabled, connected, matching the ``--tools`` patterns)."""
+        if not self.enabled:
+            return []
+        tools = self.manager.tools()
+        if self._patterns:
+            tools = [t for t in tools if _matches(t.name, self._patterns)]
+        return tools
+
+    def refresh(self) -> None:
+        """Push :meth:`tools` to the session (after a per-session switch in ``/mcp``)."""
+        self._set_tools(list(self.tools()))
+
+    def _on_change(self, change: McpChange) -> None:
+        self.refresh()
+        last = self._reported.get(change.server)
+        if change.state in ("failed", "disconnected") and last != change.state:
+            level = "error" if change.state == "failed" else "warning"
+            verb = "failed" if change.state == "failed" else "disconnected"
+            self._notify(level, f"MCP server {change.server} {verb}: {change.error or 'no reason given'}")
+            self._reported[change.server] = change.state
+        elif change.state == "connected" and last in ("failed", "disconnected"):
+            self._notify("info", f"MCP server {change.server} connected again")
+            self._reported[change.server] = change.state
+        elif change.state in ("connected", "disabled"):
+            self._reported[change.server] = change.state
+        for listener in list(self._listeners):
+            try:
+                listener(change)
+            except Exception:  # a front end's listener never breaks the session
+                pass
+
+    async def before_prompt(self) -> None:
+        """Start if needed; before the first prompt, wait up to :data:`FIRST_PROMPT_WAIT_S` for connecting servers."""
+        if not self.enabled:
+            return
+        self.start()
+        if self._first_prompt_done:
+            return
+        self._first_prompt_done = True
+        await self.manager.wait_ready(FIRST_PROMPT_WAIT_S)
+
+    def state(self) -> list[dict[str, Any]]:
+        """Per-server rows for RPC ``get_state`` (``McpManager.status``); empty when MCP is off."""
+        return self.manager.status() if self.enabled else []
+
+    async def close(self) -> None:
+        """Stop listening and stop every server."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
+        if self._started:
+            await self.manager.close()
+
