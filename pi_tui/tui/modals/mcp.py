@@ -61,7 +61,7 @@ class McpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close", show=False),
         Binding("r", "reconnect", "Reconnect", show=False),
-        Binding("space", "toggle", "Enable/disable", show=False),
+        Binding("space", "switch", "Enable/disable", show=False),
     ]
 
     def __init__(self, link: Any) -> None:
@@ -182,7 +182,7 @@ class McpScreen(ModalScreen[None]):
             return
         self._run(selected[1], self.link.manager.reconnect(selected[1]))
 
-    def action_toggle(self) -> None:
+    def action_switch(self) -> None:
         selected = self._selected()
         if selected is None:
             return
