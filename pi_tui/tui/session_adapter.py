@@ -109,6 +109,9 @@ def footer_data(session: TuiSession | None, cwd_display: str, branch: str | None
             d.context_window = int(model.context_window or 0)
     d.thinking_level = session.thinking_level
     d.auto_compact = bool(session.settings.compaction.enabled)
+    link = getattr(session, "mcp", None)  # McpSessionLink (issue 13): a failed server shows in the footer
+    manager = getattr(link, "manager", None) if link is not None and getattr(link, "enabled", False) else None
+    d.mcp_state = manager.short_state() if manager is not None else None
     return d
 
 

@@ -64,6 +64,8 @@ class FooterData:
     loading: bool = False  # the session is still being built (start-up): the model is not known yet
     statuses: dict[str, str] = field(default_factory=dict)
     """Extension status segments by key (``ctx.ui.set_status``): a third line, sorted by key (pi)."""
+    mcp_state: str | None = None
+    """Short MCP state when a server needs attention (``MCP: git failed``), shown at the end of line 1."""
 
 
 def status_line(statuses: dict[str, str], theme: PiTheme, width: int) -> Text | None:
@@ -83,9 +85,16 @@ def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]
     """The two footer lines as Rich ``Text`` fitted to ``width`` cells."""
     dim = theme.fg("dim")
     loc = d.cwd + (f" ({d.branch})" if d.branch else "") + (f" • {d.session_name}" if d.session_name else "")
-    if len(loc) > width:
-        loc = loc[: max(0, width - 3)] + "..."
+    mcp = d.mcp_state or ""
+    room = width - (len(mcp) + 2 if mcp else 0)
+    if mcp and room < 10:  # too narrow for both: the MCP state wins only when there is space for it
+        mcp, room = "", width
+    if len(loc) > room:
+        loc = loc[: max(0, room - 3)] + "..."
     line1 = Text(loc, style=dim)
+    if mcp:
+        line1.append(" " * max(2, width - len(loc) - len(mcp)))
+        line1.append(mcp, style=theme.fg("error"))
 
     left = Text(style=dim)
     parts = []
