@@ -158,12 +158,11 @@ def list_servers(cwd: str, *, project_trusted: bool, agent_dir: Path | None, out
 
 
 def _project_trusted(cwd: str) -> bool:
-    """Whether the project's own files may be used (``pi_tui.coding.resources.trust`` once it exists)."""
-    try:
-        from pi_tui.coding.resources.trust import is_trusted  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return False
-    return bool(is_trusted(cwd))
+    """Whether the project's ``.pi-tui/mcp.json`` may be used (:func:`pi_tui.coding.resources.trust.is_trusted`;
+    the shell command never asks)."""
+    from pi_tui.coding.resources.trust import is_trusted
+
+    return is_trusted(cwd)
 
 
 def main(

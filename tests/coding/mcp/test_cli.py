@@ -78,3 +78,23 @@ def test_pi_tui_dispatches_the_mcp_subcommand(tmp_path: Path, monkeypatch: pytes
     assert pi_main(["mcp", "add", "t", "--", "echo"]) == 0
     assert "Added MCP server t" in capsys.readouterr().out
     assert json.loads((tmp_path / "agent" / "mcp.json").read_text())["mcpServers"]["t"]["command"] == "echo"
+
+
+def test_list_uses_the_project_trust_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_tui.coding.resources import trust
+
+    agent, cwd = tmp_path / "agent", tmp_path / "proj"
+    cwd.mkdir()
+    monkeypatch.setenv("PI_TUI_DIR", str(agent))
+    main(["add", "-l", "nope", "--", str(tmp_path / "missing-binary")], cwd=str(cwd), agent_dir=agent, out=io.StringIO())
+    trust.reset_process_decisions()
+    try:
+        out = io.StringIO()
+        assert main(["list"], cwd=str(cwd), agent_dir=agent, out=out) == 0  # not trusted: the file is not read
+        assert "No MCP servers configured" in out.getvalue()
+        trust.set_override(True)
+        out = io.StringIO()
+        assert main(["list"], cwd=str(cwd), agent_dir=agent, out=out) == 1
+        assert "command not found" in out.getvalue()
+    finally:
+        trust.reset_process_decisions()
