@@ -37,6 +37,7 @@ class CliArgs:
     if_locked: str | None = None
     tools: list[str] | None = None
     no_tools: bool = False
+    no_mcp: bool = False
     system_prompt: str | None = None
     append_system_prompt: list[str] = field(default_factory=list)
     theme: str | None = None
@@ -66,6 +67,7 @@ class CliArgs:
             "no_session": self.no_session,
             "session_dir": self.session_dir,
             "tools": tools,
+            "no_mcp": self.no_mcp,
             "system_prompt": self.system_prompt,
             "append_system_prompt": "\n\n".join(self.append_system_prompt) or None,
             "if_locked": self.if_locked,
@@ -106,6 +108,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "session, or take it over (default: ask in the app, fail in -p/json/rpc mode)")
     parser.add_argument("-t", "--tools", help="comma-separated allow-list of tools (read,bash,edit,write,grep,find,ls)")
     parser.add_argument("-nt", "--no-tools", action="store_true", help="disable all tools")
+    parser.add_argument("--no-mcp", action="store_true", help="do not start the MCP servers of mcp.json for this run")
     parser.add_argument("--system-prompt", help="replace the default system prompt")
     parser.add_argument("--append-system-prompt", action="append", default=[], help="append text to the system prompt")
     parser.add_argument("--theme", help="UI theme name")
@@ -150,6 +153,7 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         no_session=ns.no_session,
         if_locked=ns.if_locked,
         no_tools=ns.no_tools,
+        no_mcp=ns.no_mcp,
         system_prompt=ns.system_prompt,
         append_system_prompt=list(ns.append_system_prompt),
         theme=ns.theme,

@@ -155,6 +155,8 @@ class PiApp(App[int]):
         self.local_models: list[Any] = []
         self._unsubscribe: Callable[[], None] | None = None
         self.session_ready = False
+        self._mcp_link: Any = None
+        self._mcp_unsubscribe: Callable[[], None] | None = None
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
         self.typed_ahead = ""  # keys typed before the terminal was held (``early_input``): taken on mount
@@ -318,9 +320,25 @@ class PiApp(App[int]):
         self._startup_warnings = []
         for warning in warnings:
             self.add_notice("warning", str(warning))
+        self._start_mcp(session)
         self.refresh_footer()
         self.update_offline_notice()
         self.update_title()
+
+    def _start_mcp(self, session: TuiSession) -> None:
+        """Start the session's MCP servers in the background (issue 13: the app is interactive before they
+        connect) and repaint the footer when one changes state."""
+        link = getattr(session, "mcp", None)
+        if link is None or self._mcp_link is link:
+            return
+        if self._mcp_unsubscribe is not None:
+            self._mcp_unsubscribe()
+        self._mcp_link = link
+        self._mcp_unsubscribe = link.subscribe(lambda _change: self.refresh_footer())
+        try:
+            link.start()
+        except Exception as exc:  # MCP never stops the app
+            self.failures.report("MCP start", exc)
 
     async def _probe_local(self) -> None:
         from pi_tui.tui.local_probe import probe_local_servers

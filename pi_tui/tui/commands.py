@@ -58,6 +58,7 @@ BUILTIN_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("copy", "Copy the last answer to the clipboard"),
     SlashCommand("theme", "Switch theme", "[name]"),
     SlashCommand("tools", "Show/hide the tool-call panel"),
+    SlashCommand("mcp", "MCP servers: state, tools, reconnect, enable/disable"),
     SlashCommand("hotkeys", "Show key bindings"),
     SlashCommand("quit", "Quit pi-tui"),
 )

@@ -32,6 +32,7 @@ from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
 from pi_tui.coding.resources import trust
+from pi_tui.coding.mcp.wiring import attach_mcp, split_tool_names
 from pi_tui.coding.resources.commands import attach_resources
 from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
 from pi_tui.coding.retry import RetrySettings
@@ -157,6 +158,7 @@ def create_agent_session(
     extension_paths: list[str] | None = None,
     no_extensions: bool = False,
     extension_flags: list[str] | None = None,
+    no_mcp: bool = False,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -168,6 +170,8 @@ def create_agent_session(
     ``strict_config`` (print/json/rpc mode): a configuration file that cannot be used raises
     :class:`~pi_tui.coding.config_check.ConfigError` (one line per file) instead of becoming a startup warning.
     A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
+    ``no_mcp``: do not start the servers of ``mcp.json`` (``session.mcp`` is still set, disabled); ``tools``
+    entries starting with ``mcp__`` (``*`` allowed) select MCP tools and leave the built-in selection alone.
     ``if_locked``: what to do when another live pi-tui writes the session (``open_file.py``); None raises
     :class:`~pi_tui.coding.session.lock.SessionLockedError`.
     Skills and prompt templates (``pi_tui/coding/resources/loader.py``): ``skill_paths``/``prompt_template_paths``
@@ -228,7 +232,7 @@ def create_agent_session(
     level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
 
     all_tools = _build_tools(cwd, settings_manager)
-    active = _select_tools(all_tools, tools)
+    active = _select_tools(all_tools, split_tool_names(tools)[0])  # `mcp__…` entries filter MCP tools (mcp/)
     resources = ResourceLoader(
         cwd,
         agent_dir,
@@ -279,6 +283,7 @@ def create_agent_session(
         manager.append_thinking_level_change(level)
     warnings += [*trust_status.errors, *resources.warnings()]  # trust.json, bad skill/template files, clashes
     warnings += attach_resources(session, resources)  # /template and /skill:name in session.commands
+    attach_mcp(session, tools=tools, no_mcp=no_mcp)  # session.mcp: its servers are started by the front end
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
     attach_extensions(  # loaded by session.start() (each mode calls it once its UI is bound)

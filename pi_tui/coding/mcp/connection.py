@@ -276,10 +276,9 @@ class McpConnection:
                     tail = self.stderr_tail(offset) if stderr is not None else ""
                     reason = "the server closed the connection" + (f" (stderr: {tail})" if tail else "")
                     self._set_state("disconnected", reason)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the event loop is shutting down (app exit): stop quietly, no report
             self._session = None
-            if self.state in ("connecting", "connected"):
-                self._set_state("failed", "stopped")
+            self.state, self.error = "disconnected", "stopped"
             raise
         except BaseException as exc:  # noqa: B036 - the SDK raises exception groups; all are reported
             self._session = None

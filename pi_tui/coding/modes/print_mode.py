@@ -84,6 +84,9 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
             loop.add_signal_handler(signum, on_signal, code)
     try:
+        mcp = getattr(session, "mcp", None)
+        if mcp is not None:
+            await mcp.before_prompt()  # MCP servers still connecting get up to 10 s (pi 1.x docs/mcp.md)
         for text in messages:
             if exit_code:
                 break

@@ -235,6 +235,9 @@ class RpcServer:
         }
         if session.session_name:
             state["sessionName"] = session.session_name
+        mcp = getattr(session, "mcp", None)
+        if mcp is not None:
+            state["mcpServers"] = mcp.state()  # pi-tui: [{name, state, error?, transport, source, tools, ...}]
         return state
 
     async def _set_model(self, command: dict[str, Any]) -> Any:
@@ -430,6 +433,9 @@ async def _serve(options: dict[str, Any]) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
     server = RpcServer(session, writer)
+    mcp = getattr(session, "mcp", None)
+    if mcp is not None:
+        mcp.start()  # MCP servers connect in the background; get_state reports them (issue 13)
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[bytes | None] = asyncio.Queue()
 

@@ -52,7 +52,8 @@ class SlashCommandHandlers:
         return {
             "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
-            "theme": self.theme, "tools": self.tools, "hotkeys": self.hotkeys, "quit": self.quit,
+            "theme": self.theme, "tools": self.tools, "mcp": self.mcp, "hotkeys": self.hotkeys,
+            "quit": self.quit,
         }
 
     def register(self, registry: CommandRegistry) -> list[str]:
@@ -276,6 +277,19 @@ class SlashCommandHandlers:
     async def tools(self, arg: str, context: Any = None) -> None:
         """``/tools``: show/hide the tool-call panel."""
         self._toggle_tools()
+
+    async def mcp(self, arg: str, context: Any = None) -> None:
+        """``/mcp``: the MCP servers screen (``tui/modals/mcp.py``) over the session's MCP link."""
+        from pi_tui.tui.modals.mcp import McpScreen
+
+        session = need_session(self.host)
+        if session is None:
+            return
+        link = getattr(session, "mcp", None)
+        if link is None:
+            self.host.add_notice("status", "MCP is not available in this session")
+            return
+        self.host.push_screen(McpScreen(link))
 
     async def hotkeys(self, arg: str, context: Any = None) -> None:
         """``/hotkeys``: the keymap and the slash commands."""
