@@ -23,48 +23,54 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import anyio
-import mcp_types as mt
 import pydantic
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_types.jsonrpc import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.mcp.config import McpServerConfig
+from pi_tui.coding.mcp.errors import McpError, ServerState
+
+if TYPE_CHECKING:  # the SDK itself is imported lazily, in a thread (pi_tui/coding/mcp/sdk.py)
+    import mcp_types as mt
+    from mcp import ClientSession
 
 log = logging.getLogger(__name__)
 
-ServerState = Literal["disabled", "connecting", "connected", "failed", "disconnected"]
 STDERR_TAIL_CHARS = 300
 STDERR_TAIL_LINES = 3
 CLIENT_NAME = "pi-tui"
 MIN_CONNECT_TIMEOUT_S = 30.0
 
 
-class McpError(Exception):
-    """A failed MCP operation; ``str(exc)`` is the one-sentence message the model and the user see."""
+_SDK_MODULE = "pi_tui.coding.mcp.sdk"
 
 
-def _client_info() -> mt.Implementation:
+def _client_info(sdk: Any) -> mt.Implementation:
     from pi_tui import __version__
 
-    return mt.Implementation(name=CLIENT_NAME, version=__version__)
+    return sdk.mt.Implementation(name=CLIENT_NAME, version=__version__)
+
+
+def _mcp_error_type() -> type[BaseException] | None:
+    sdk = sys.modules.get(_SDK_MODULE)
+    return getattr(sdk, "MCPError", None)
 
 
 def describe_exception(exc: BaseException) -> str:
     """A short, secret-free reason for ``exc`` (exception groups unwrapped to their first leaf)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, MCPError):
-        text = f"JSON-RPC error {exc.error.code}: {exc.error.message}"
+    mcp_error = _mcp_error_type()
+    if mcp_error is not None and isinstance(exc, mcp_error):
+        error = exc.error  # type: ignore[attr-defined]
+        text = f"JSON-RPC error {error.code}: {error.message}"
     elif isinstance(exc, pydantic.ValidationError):
         errors = exc.errors()
         first: dict[str, Any] = dict(errors[0]) if errors else {}
@@ -109,6 +115,7 @@ class McpConnection:
         self.instructions: str | None = None
         self.connected_at: float | None = None
         self._session: ClientSession | None = None
+        self._sdk: Any = None  # pi_tui.coding.mcp.sdk once loaded
         self._task: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
         self._ready: asyncio.Event | None = None
@@ -224,34 +231,38 @@ class McpConnection:
         stderr: TextIO | None = None
         offset = 0
         try:
+            from pi_tui.coding.mcp import sdk as sdk_loader
+
+            sdk = await sdk_loader.load()
+            self._sdk = sdk
             async with contextlib.AsyncExitStack() as stack:
                 if self.config.transport == "stdio":
                     stderr = self._open_stderr()
                     offset = stderr.tell()
-                    params = StdioServerParameters(
+                    params = sdk.StdioServerParameters(
                         command=self.config.command or "",
                         args=list(self.config.args),
                         env=dict(self.config.env) or None,
                         cwd=self.config.cwd,
                     )
-                    read, write = await stack.enter_async_context(stdio_client(params, errlog=stderr))
+                    read, write = await stack.enter_async_context(sdk.stdio_client(params, errlog=stderr))
                 else:
-                    http = create_mcp_http_client(headers=dict(self.config.headers) or None)
+                    http = sdk.create_mcp_http_client(headers=dict(self.config.headers) or None)
                     await stack.enter_async_context(http)
                     read, write = await stack.enter_async_context(
-                        streamable_http_client(self.config.url or "", http_client=http)
+                        sdk.streamable_http_client(self.config.url or "", http_client=http)
                     )
                 upstream, downstream = anyio.create_memory_object_stream[Any](0)
                 group = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(group.cancel_scope.cancel)
                 group.start_soon(self._pump, read, upstream)
                 session = await stack.enter_async_context(
-                    ClientSession(
+                    sdk.ClientSession(
                         downstream,
                         write,
                         message_handler=self._on_message,
                         logging_callback=self._on_log,
-                        client_info=_client_info(),
+                        client_info=_client_info(sdk),
                     )
                 )
                 with anyio.fail_after(self.connect_timeout):
@@ -324,9 +335,10 @@ class McpConnection:
                 self._malformed.set()  # fails the calls in flight now; later calls wait on a fresh event
             self._malformed = asyncio.Event()
             return
-        if isinstance(message, mt.ServerNotification):
+        sdk = self._sdk
+        if sdk is not None and isinstance(message, sdk.mt.ServerNotification):
             root = getattr(message, "root", message)
-            if isinstance(root, mt.ToolListChangedNotification) and self._session is not None:
+            if isinstance(root, sdk.mt.ToolListChangedNotification) and self._session is not None:
                 with contextlib.suppress(Exception):
                     self.tools = await self._list_tools(self._session)
                     self._changed()
@@ -334,12 +346,12 @@ class McpConnection:
     async def _on_log(self, params: mt.LoggingMessageNotificationParams) -> None:
         log.info("mcp [%s] %s %s: %s", self.name, params.level, params.logger or "", redact_text(str(params.data)))
 
-    @staticmethod
-    async def _list_tools(session: ClientSession) -> list[mt.Tool]:
+    async def _list_tools(self, session: ClientSession) -> list[mt.Tool]:
+        paginated = self._sdk.mt.PaginatedRequestParams
         tools: list[mt.Tool] = []
         cursor: str | None = None
         for _ in range(100):  # pages
-            page = await session.list_tools(params=mt.PaginatedRequestParams(cursor=cursor) if cursor else None)
+            page = await session.list_tools(params=paginated(cursor=cursor) if cursor else None)
             tools.extend(page.tools)
             cursor = page.next_cursor
             if not cursor:
@@ -414,10 +426,10 @@ class McpConnection:
         if call in done:
             try:
                 return call.result()
-            except MCPError as exc:
-                if exc.error.code == REQUEST_TIMEOUT and "timed out" in exc.error.message:
+            except self._sdk.MCPError as exc:
+                if exc.error.code == self._sdk.REQUEST_TIMEOUT and "timed out" in exc.error.message:
                     raise McpError(f"MCP call {what} timed out after {self.config.timeout:g} s") from None
-                if exc.error.code == CONNECTION_CLOSED and exc.error.message == "Connection closed":
+                if exc.error.code == self._sdk.CONNECTION_CLOSED and exc.error.message == "Connection closed":
                     raise McpError(f"MCP server {self.name} closed the connection during {what}") from None
                 raise McpError(f"MCP call {what} failed: {describe_exception(exc)}") from None
             except Exception as exc:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
-
-import mcp_types as mt
+from typing import TYPE_CHECKING, Any
 
 from pi_tui.ai.types import ImageContent, TextContent
+
+if TYPE_CHECKING:
+    import mcp_types as mt
 
 MAX_TEXT_CHARS = 20_000
 """Text blocks longer than this reach the model with their middle removed (pi: 20 KB)."""
@@ -49,25 +50,25 @@ def _size_text(data: str) -> str:
 
 
 def convert_block(block: Any) -> ResultBlock:
-    """One MCP content block (``mcp_types.ContentBlock``) as a pi text or image block."""
-    if isinstance(block, mt.TextContent):
+    """One MCP content block (``mcp_types.ContentBlock``, told apart by its ``type``) as a pi text or image block."""
+    kind = getattr(block, "type", type(block).__name__)
+    if kind == "text":
         return TextContent(text=truncate_middle(block.text))
-    if isinstance(block, mt.ImageContent):
+    if kind == "image":
         return ImageContent(data=block.data, mime_type=block.mime_type)
-    if isinstance(block, mt.AudioContent):
+    if kind == "audio":
         return TextContent(text=f"[audio {block.mime_type}, {_size_text(block.data)}: not shown to the model]")
-    if isinstance(block, mt.ResourceLink):
+    if kind == "resource_link":
         mime = f" ({block.mime_type})" if block.mime_type else ""
         return TextContent(text=f"Resource link: {block.name} {block.uri}{mime}")
-    if isinstance(block, mt.EmbeddedResource):
+    if kind == "resource":
         resource = block.resource
-        if isinstance(resource, mt.TextResourceContents):
+        if isinstance(getattr(resource, "text", None), str):
             return TextContent(text=truncate_middle(f"Resource {resource.uri}:\n{resource.text}"))
         mime = resource.mime_type or "application/octet-stream"
         if mime.startswith("image/"):
             return ImageContent(data=resource.blob, mime_type=mime)
         return TextContent(text=f"[binary resource {resource.uri} ({mime}, {_size_text(resource.blob)})]")
-    kind = getattr(block, "type", type(block).__name__)
     return TextContent(text=f"[unsupported MCP content block: {kind}]")
 
 

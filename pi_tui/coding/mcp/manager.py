@@ -18,7 +18,8 @@ from typing import Any
 
 from pi_tui.coding.config.paths import get_agent_dir
 from pi_tui.coding.mcp.config import McpConfigLoad, McpServerConfig
-from pi_tui.coding.mcp.connection import McpConnection, ServerState
+from pi_tui.coding.mcp.connection import McpConnection
+from pi_tui.coding.mcp.errors import ServerState
 from pi_tui.coding.mcp.tools import McpAgentTool, build_tools
 
 log = logging.getLogger(__name__)

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-import mcp_types as mt
+from typing import TYPE_CHECKING, Any
 
 from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
-from pi_tui.coding.mcp.connection import McpConnection, McpError
+from pi_tui.coding.mcp.errors import McpError
 from pi_tui.coding.mcp.manager import McpChange, McpManager
 from pi_tui.coding.mcp.names import command_name
+
+if TYPE_CHECKING:
+    import mcp_types as mt
+
+    from pi_tui.coding.mcp.connection import McpConnection
 
 SendPrompt = Callable[[str], Awaitable[Any]]
 Notify = Callable[[str, str], Any]
@@ -58,12 +61,13 @@ def prompt_text(result: mt.GetPromptResult) -> str:
     """The text of a prompt's messages (text blocks and embedded text resources), joined by blank lines."""
     parts: list[str] = []
     for message in result.messages:
-        content = message.content
-        if isinstance(content, mt.TextContent):
+        content: Any = message.content
+        kind = getattr(content, "type", "")
+        if kind == "text":
             parts.append(content.text)
-        elif isinstance(content, mt.EmbeddedResource) and isinstance(content.resource, mt.TextResourceContents):
+        elif kind == "resource" and isinstance(getattr(content.resource, "text", None), str):
             parts.append(f"Resource {content.resource.uri}:\n{content.resource.text}")
-        elif isinstance(content, mt.ResourceLink):
+        elif kind == "resource_link":
             parts.append(f"Resource link: {content.name} {content.uri}")
     return "\n\n".join(p for p in parts if p.strip())
 

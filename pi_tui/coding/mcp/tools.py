@@ -9,16 +9,20 @@ problem raises the connection's one-sentence :class:`~pi_tui.coding.mcp.connecti
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as mt
 from pydantic import Field
 
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
-from pi_tui.coding.mcp.connection import McpConnection, McpError
 from pi_tui.coding.mcp.content import convert_result, result_text
+from pi_tui.coding.mcp.errors import McpError
 from pi_tui.coding.mcp.names import agent_tool_names
+
+if TYPE_CHECKING:
+    import mcp_types as mt
+
+    from pi_tui.coding.mcp.connection import McpConnection
 
 MAX_DESCRIPTION_CHARS = 4000
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
