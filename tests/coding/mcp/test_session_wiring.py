@@ -65,7 +65,8 @@ async def test_session_offers_mcp_tools_and_reports_a_failed_server_once(
     assert {c.state for c in link.manager.connections.values()} == {"connecting"}
     sees = script_calls(faux, [("mcp__fault__echo", {"text": TOKEN})])
     try:
-        await link.before_prompt()  # the first prompt waits (up to 10 s) for servers still connecting
+        await link.manager.wait_ready(60)  # a loaded machine may need more than before_prompt's 10 s
+        await link.before_prompt()
         names = [t.name for t in session.agent.state.tools]
         assert names[:4] == ["read", "bash", "edit", "write"] and "mcp__fault__echo" in names
         assert "mcp__fault__echo" in session.all_tools
@@ -99,7 +100,7 @@ async def test_tools_patterns_and_no_mcp(tmp_path: Path, home: Path, faux: FauxP
     assert [t.name for t in picked.agent.state.tools] == ["read"]  # the mcp__ entry is not a built-in name
     picked.mcp.start()
     try:
-        await picked.mcp.before_prompt()
+        await picked.mcp.manager.wait_ready(60)
         assert [t.name for t in picked.agent.state.tools] == ["read", "mcp__fault__echo"]
     finally:
         await picked.mcp.close()
@@ -110,3 +111,28 @@ async def test_tools_patterns_and_no_mcp(tmp_path: Path, home: Path, faux: FauxP
     await off.mcp.before_prompt()
     assert not any(t.name.startswith("mcp__") for t in off.agent.state.tools)
     assert (await _rpc_state(off)) == []
+
+
+async def test_abort_during_an_mcp_call_gives_an_error_result_and_the_session_goes_on(
+    tmp_path: Path, home: Path, faux: FauxProvider
+) -> None:
+    from pi_tui.ai.providers.faux import faux_assistant_message, faux_tool_call
+
+    session = _session(tmp_path, faux)
+    session.mcp.start()
+    try:
+        await session.mcp.manager.wait_ready(60)
+        faux.set_responses([
+            faux_assistant_message([faux_tool_call("mcp__fault__hang", {}, id="h1")], stop_reason="toolUse"),
+            faux_assistant_message("after the abort"),
+        ])
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.5, lambda: asyncio.ensure_future(session.abort()))
+        await asyncio.wait_for(session.prompt("hang"), 10)
+        results = [m for m in session.messages if getattr(m, "role", None) == "toolResult"]
+        assert results[-1].is_error and "aborted" in results[-1].content[0].text
+        await session.prompt("again")  # the next prompt works; the server is still connected
+        assert session.get_last_assistant_text() == "after the abort"
+        assert session.mcp.manager.connections["fault"].state == "connected"
+    finally:
+        await session.mcp.close()
