@@ -124,6 +124,7 @@ async def test_abort_during_an_mcp_call_gives_an_error_result_and_the_session_go
         await session.mcp.manager.wait_ready(60)
         faux.set_responses([
             faux_assistant_message([faux_tool_call("mcp__fault__hang", {}, id="h1")], stop_reason="toolUse"),
+            faux_assistant_message("(the aborted run's next request takes this one)"),
             faux_assistant_message("after the abort"),
         ])
         loop = asyncio.get_running_loop()
