@@ -32,7 +32,6 @@ from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
 from pi_tui.coding.resources import trust
-from pi_tui.coding.mcp.wiring import attach_mcp, split_tool_names
 from pi_tui.coding.resources.commands import attach_resources
 from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
 from pi_tui.coding.retry import RetrySettings
