@@ -236,8 +236,9 @@ class RpcServer:
         if session.session_name:
             state["sessionName"] = session.session_name
         mcp = getattr(session, "mcp", None)
-        if mcp is not None:
-            state["mcpServers"] = mcp.state()  # pi-tui: [{name, state, error?, transport, source, tools, ...}]
+        servers = mcp.state() if mcp is not None else []
+        if servers:  # pi-tui, only when servers are configured (pi's state otherwise): DIFFERENCES M1
+            state["mcpServers"] = servers
         return state
 
     async def _set_model(self, command: dict[str, Any]) -> Any:
