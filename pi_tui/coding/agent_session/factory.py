@@ -28,6 +28,7 @@ from pi_tui.coding.config.settings import SettingsManager
 from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
 from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.extensions.setup import attach_extensions
+from pi_tui.coding.mcp.wiring import attach_mcp, split_tool_names
 from pi_tui.coding.messages import register_coding_roles
 from pi_tui.coding.model_access import RegistryModelAccess
 from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offline_model
