@@ -169,3 +169,24 @@ def test_a_long_single_line_prompt_is_collapsed_by_characters() -> None:
     assert "(+2600 chars, click or Ctrl+O to expand)" in _text(item, _ctx())
     assert item.toggle() and "chars, click" not in _text(item, _ctx())
     assert not UserItem("short").clickable
+
+
+@pytest.mark.anyio
+async def test_a_pasted_file_ending_in_a_newline_counts_its_real_lines(tmp_path: Path) -> None:
+    """New-user run (issue 9): ``seq ... 1 300 > f`` pasted showed ``[paste #1 +301 lines]`` and, once sent,
+    5 lines + ``+296 lines``: the final newline was counted as a 301st line (the D18 rule everywhere else)."""
+    session, _ = make_session(tmp_path, [faux_assistant_message("ok")])
+    app = make_app(session)
+    big = "".join(f"paste line {i} with some text\n" for i in range(1, 301))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        from textual import events
+
+        app.post_message(events.Paste(big))
+        await pilot.pause(0.1)
+        assert app.prompt_input.text == "[paste #1 +300 lines]"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not app.working)
+        await settle(pilot)
+        text = transcript_text(app)
+        assert "... (+295 lines, click or Ctrl+O to expand)" in text

@@ -25,6 +25,7 @@ from textual.timer import Timer
 from textual.widgets import TextArea
 from textual.widgets.text_area import Location
 
+from pi_tui.coding.tools.truncate import count_lines
 from pi_tui.tui.keymap import Keymap
 from pi_tui.tui.widgets.graphemes import next_boundary, prev_boundary, snap
 
@@ -38,8 +39,11 @@ _PASTE_MARKER = re.compile(r"\[paste #(\d+)(?: (?:\+\d+ lines|\d+ chars))?\]")
 
 
 def paste_marker(paste_id: int, text: str) -> str | None:
-    """pi's marker for a large paste, or None when ``text`` is small enough to insert as it is."""
-    lines = text.count("\n") + 1
+    """pi's marker for a large paste, or None when ``text`` is small enough to insert as it is.
+
+    Lines are counted as everywhere else in pi-tui: a final newline ends the last line (``seq 1 300`` pasted is
+    ``+300 lines``, not pi's 301; DIFFERENCES D18)."""
+    lines = count_lines(text)
     if lines > PASTE_MAX_LINES:
         return f"[paste #{paste_id} +{lines} lines]"
     if len(text) > PASTE_MAX_CHARS:

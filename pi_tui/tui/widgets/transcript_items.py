@@ -23,6 +23,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from pi_tui.coding.tools.truncate import count_lines
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.abort_text import abort_text
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
@@ -171,7 +172,7 @@ class UserItem(TranscriptItem):
     @property
     def long(self) -> bool:
         """True when the text is over the paste threshold (it is shown collapsed)."""
-        return self.text.count("\n") + 1 > PASTE_MAX_LINES or len(self.text) > PASTE_MAX_CHARS
+        return count_lines(self.text) > PASTE_MAX_LINES or len(self.text) > PASTE_MAX_CHARS
 
     @property  # type: ignore[override]
     def clickable(self) -> bool:  # type: ignore[override]
@@ -194,7 +195,7 @@ class UserItem(TranscriptItem):
         text, hint = self.text, None
         if self.long and not (self.expanded or ctx.expand_tools):
             text = "\n".join(self.text.split("\n")[: self.COLLAPSED_LINES])[: self.COLLAPSED_CHARS]
-            hidden_lines = self.text.count("\n") - text.count("\n")
+            hidden_lines = count_lines(self.text) - count_lines(text)
             more = f"+{hidden_lines} lines" if hidden_lines > 1 else f"+{len(self.text) - len(text)} chars"
             hint = Text(f"... ({more}, click or {ctx.expand_key} to expand)", style=t.fg("muted"))
         body = group(ctx.markdown(text or " "), hint) if hint is not None else ctx.markdown(text or " ")
