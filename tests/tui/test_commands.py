@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -177,8 +178,10 @@ async def test_probe_finds_a_loopback_server_and_skips_closed_ports() -> None:
 
 
 @pytest.mark.anyio
-async def test_compact_error_is_shown_once(tmp_path: Path) -> None:
-    """Found in tmux: /compact on a tiny session printed its error twice."""
+async def test_compact_error_is_shown_once(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Found in tmux: /compact on a tiny session printed its error twice. A new-user run (issue 9) found the
+    refusal also logged to pi-tui.log as an internal failure with a traceback: it is an answer, not a fault."""
+    caplog.set_level(logging.INFO, logger="pi_tui")
     session, app = await _ready(tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
@@ -187,6 +190,7 @@ async def test_compact_error_is_shown_once(tmp_path: Path) -> None:
         await pilot.pause(0.2)
         assert transcript_text(app).count("Nothing to compact") == 1
         assert not app.status_line.display
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
 
 
 @pytest.mark.anyio

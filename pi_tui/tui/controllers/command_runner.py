@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pi_tui.coding.agent_session.compaction import CompactionError
 from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui.commands import parse_slash
 from pi_tui.tui.controllers.host import AppHost
@@ -50,6 +51,9 @@ class SlashRunner:
     async def _run(self, spec: CommandSpec, arg: str) -> None:
         try:
             await maybe_await(spec.handler(arg, self._context()))
+        except CompactionError as exc:  # an expected refusal ("Nothing to compact ..."): shown, not a fault
+            log.info("/%s refused: %s", spec.name, exc)
+            self.host.add_notice("error", str(exc))
         except Exception as exc:
             log.warning("/%s failed", spec.name, exc_info=exc)
             if spec.source == "builtin":
