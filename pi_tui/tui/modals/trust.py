@@ -13,14 +13,10 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from pi_tui.coding.resources import trust
+from pi_tui.tui.modals.choice_dialog import ChoiceDialog
 
 CHOICES = (
     ("trust", "Trust this folder", "load its settings, extensions, skills, templates; remembered"),
@@ -30,50 +26,30 @@ CHOICES = (
 MAX_LISTED = 6
 
 
-class TrustChoiceModal(ModalScreen[str | None]):
+class TrustChoiceModal(ChoiceDialog):
     """Modal naming the folder and its protected resources; the option list has the three choices."""
 
-    DEFAULT_CSS = """
-    TrustChoiceModal { align: center middle; }
-    TrustChoiceModal > Vertical {
-        width: 80%; max-width: 100; height: auto; border: round $warning; background: $surface; padding: 0 1;
-    }
-    TrustChoiceModal #trust-title { text-style: bold; }
-    TrustChoiceModal #trust-resources { color: $text-muted; margin-bottom: 1; }
-    TrustChoiceModal OptionList, TrustChoiceModal OptionList:focus { height: auto; border: none; }
-    TrustChoiceModal #trust-hint { color: $text-muted; }
-    """
     BINDINGS = [Binding("escape", "skip", "Don't load this time", show=False)]
 
     def __init__(self, cwd: str, resources: Sequence[str]) -> None:
-        super().__init__()
         self.cwd = os.path.abspath(cwd)
         self.resources = list(resources)
+        super().__init__(
+            name="trust",
+            title="Trust this project folder?",
+            body=[
+                ("message", f"{self.cwd}\nIt has files that change what pi-tui does or run code in this process:"),
+                ("resources-muted", self._resource_lines()),
+            ],
+            choices=CHOICES,
+            hint="↑/↓ choose · Enter confirm · Esc don't load this time",
+        )
 
     def _resource_lines(self) -> str:
         shown = [os.path.relpath(r, self.cwd) for r in self.resources[:MAX_LISTED]]
         more = len(self.resources) - MAX_LISTED
         lines = [f"  {r}" for r in shown] + ([f"  … and {more} more"] if more > 0 else [])
         return "\n".join(lines)
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("Trust this project folder?", id="trust-title")
-            yield Static(
-                f"{self.cwd}\nIt has files that change what pi-tui does or run code in this process:",
-                id="trust-message",
-                markup=False,
-            )
-            yield Static(self._resource_lines(), id="trust-resources", markup=False)
-            yield OptionList(*(Option(f"{label} — {detail}", id=value) for value, label, detail in CHOICES))
-            yield Static("↑/↓ choose · Enter confirm · Esc don't load this time", id="trust-hint")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(str(event.option.id))
 
     def action_skip(self) -> None:
         """Escape: load nothing of the folder's now and save nothing."""
