@@ -7,6 +7,7 @@ import os
 import pty
 import select
 import termios
+import time
 
 from pi_tui.tui.early_input import hold_typed_keys, split_typed_ahead
 
@@ -69,6 +70,11 @@ def test_keys_typed_before_the_hold_are_collected_cooked() -> None:
     master, slave = pty.openpty()
     try:
         os.write(master, b"first prompt\rsecoX\x7fnd")
+        # The kernel hands written bytes to the line discipline asynchronously: wait until it has cooked the
+        # first line (readable in canonical mode), as real type-ahead is long before the CLI starts. Without
+        # this the hold could switch to raw mode first and read "\r" and "X\x7f" as typed (flaky under load).
+        assert select.select([slave], [], [], 5)[0]
+        time.sleep(0.05)
         held = hold_typed_keys(slave)
         assert held.typed_ahead == "first prompt\nsecond"
         os.write(master, b"later\r")
