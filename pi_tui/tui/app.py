@@ -64,6 +64,10 @@ SHORT_HEIGHT = 20  # rows; below it the header is one truncated line
 TINY_HEIGHT = 9  # rows; below it the header is hidden
 
 
+OWNERSHIP_CHECK_S = 2.0
+"""How often (seconds) the app checks that another window has not taken its session over."""
+
+
 class PiApp(App[int]):
     """The interactive app. Inject ``session`` or ``session_factory`` (tests inject a scripted session).
 
@@ -239,6 +243,18 @@ class PiApp(App[int]):
         # Shown once the session's transcript is in place (attaching rebuilds the transcript).
         self._startup_warnings = [w for w in [self.theme_warning, *self.keymap.warnings] if w]
         self.call_after_refresh(self._after_first_paint)
+        self.set_interval(OWNERSHIP_CHECK_S, self.check_ownership)  # a take-over by another window is said at once
+
+    def check_ownership(self) -> None:
+        """Is this window still the session's writer? When another pi-tui took the session over, its warning is
+        shown now (``SessionOwnership.check``), not after the next prompt ran (issue 9 new-user run)."""
+        ownership = getattr(self.session, "ownership", None)
+        if ownership is None:
+            return
+        try:
+            ownership.check()
+        except Exception as exc:  # a lock file that cannot be read never stops the app
+            self.failures.report("session lock check", exc)
 
     def _take_typed_ahead(self) -> None:
         """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
@@ -305,6 +321,10 @@ class PiApp(App[int]):
 
     def attach_session(self, session: TuiSession) -> None:
         """Subscribe to ``session`` and show its messages."""
+        # What the app said before the first session was attached (an unknown command typed during start-up,
+        # /hotkeys) is in no session: kept across the rebuild, after the session's messages (issue 9 new-user run)
+        first = self._unsubscribe is None
+        said_before = list(self.transcript.items) if first else []
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.session = session
@@ -312,6 +332,7 @@ class PiApp(App[int]):
         self._multi_provider = None
         self.session_ready = True
         self.rebuild_transcript()
+        self.transcript.extend(said_before)
         note = compaction_note(session)  # pi shows it when a session is opened
         if note:
             self.add_notice("status", note)

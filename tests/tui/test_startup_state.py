@@ -127,3 +127,28 @@ async def test_type_ahead_from_before_the_hold_is_submitted_and_kept(tmp_path: P
         factory.release()
         await wait_until(pilot, lambda: "typed-ahead answer" in transcript_text(app))
         assert app.prompt_input.text == "half a"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("typed", ["/exprot", "/hotkeys"])
+async def test_a_slash_command_typed_during_start_up_is_not_lost(tmp_path: Path, typed: str) -> None:
+    """New-user run (issue 9): ``/exprot`` Enter while the footer said 'loading model…' left an empty editor and
+    no warning: what the app said before the session existed was wiped when the transcript was rebuilt."""
+    session, _ = make_session(tmp_path, [])
+    factory = SlowFactory(session)
+    app = make_app(None, session_factory=factory)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, factory.called.is_set)
+        await pilot.pause(0.1)
+        app.prompt_input.insert(typed)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        factory.release()
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.pause(0.3)
+        text = transcript_text(app)
+        if typed == "/exprot":
+            assert "Unknown command: /exprot" in text
+            assert app.prompt_input.text == "/exprot"
+        else:
+            assert "/hotkeys" in text or "Ctrl" in text
