@@ -181,3 +181,27 @@ def test_second_app_on_the_same_session_asks_and_forks(tmp_path: Path) -> None:
     assert "list files" in fork.read_text() and "list files" not in original.read_text()
     assert "read the notes" in original.read_text()
     assert _parents_form_one_chain(original) and _parents_form_one_chain(fork)
+
+
+@pytest.mark.anyio
+async def test_the_old_window_hears_of_a_take_over_before_it_types(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """New-user run (issue 9): after window B took the session over, window A ran its next prompt and only then
+    said nothing was saved. Now A says so by itself within a check interval, and before a prompt it runs."""
+    from pi_tui.tui import app as app_module
+    from tests.tui.helpers import make_app, transcript_text, wait_until
+
+    monkeypatch.setattr(app_module, "OWNERSHIP_CHECK_S", 0.1)
+    first = create_agent_session(str(tmp_path), session_dir=str(tmp_path / "s"))
+    first.session_manager.append_message(_user("one"))
+    first.session_manager.append_message(_assistant("answer one"))
+    path = Path(first.session_file or "")
+    app = make_app(first)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await pilot.pause(0.3)
+        assert "took over" not in transcript_text(app)
+        lock_path_for(path).unlink()  # what window B does: take the lock over (a new inode with another pid)
+        _hold(path, os.getppid())
+        await wait_until(pilot, lambda: "took over" in transcript_text(app))
+        assert transcript_text(app).count("took over") == 1

@@ -277,6 +277,7 @@ def create_agent_session(
     )
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
         ownership.on_problem = lambda text: session.notify("warning", text)
+        session.ownership = ownership
     if is_new:
         session.record_initial_settings()
     elif not has_session_level:

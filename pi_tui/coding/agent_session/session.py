@@ -65,6 +65,7 @@ from pi_tui.coding.messages import (
     message_text,
     register_coding_roles,
 )
+from pi_tui.coding.session.lock import SessionOwnership
 from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.user_bash import BashResult
 
@@ -117,6 +118,7 @@ class AgentSession:
         self._offline = offline
         self._sleep = sleep or asyncio.sleep
         self.startup_warnings: list[str] = []
+        self.ownership: SessionOwnership | None = None  # the write guard (None: --no-session); set by the factory
         self.hooks = SessionHooks()
         """The extension seams (:class:`~pi_tui.coding.agent_session.hooks.SessionHooks`)."""
         self._last_assistant = last_assistant

@@ -245,6 +245,15 @@ class SessionOwnership:
         self._lock = new_lock
         return True
 
+    def check(self) -> bool:
+        """Is this window still the session's writer? A held lock that another pi-tui took over is reported
+        (``on_problem``, once) when checked, not only at the next write, so the user hears it before typing on
+        (issue 9 new-user run: the old window ran a prompt and only then said nothing was saved). One ``stat``."""
+        lock = self._lock
+        if lock is None:
+            return not self.read_only
+        return self.guard(lock.session_file)
+
     def _refuse(self, path: Path, text: str) -> None:
         first = path not in self._refused
         self._refused.add(path)

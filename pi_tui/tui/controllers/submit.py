@@ -76,6 +76,7 @@ class SubmitController:
             self.show_local_queue()
             host.add_notice("status", "Queued message for after compaction")
             return
+        host.check_ownership()  # taken over by another window: said before this prompt runs, not after
         try:
             if host.working or session.is_streaming:
                 if behaviour == "follow_up":
