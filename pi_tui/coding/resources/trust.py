@@ -36,18 +36,12 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pi_tui.coding.config.jsonc import loads_jsonc
 from pi_tui.coding.config.paths import APP_DIR_NAME, get_agent_dir, get_settings_path
-
-try:  # POSIX only; elsewhere saving works without the cross-process lock
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+from pi_tui.coding.config.settings import _locked
 
 TRUST_FILE_NAME = "trust.json"
 PROJECT_TRUST_ENTRIES: tuple[str, ...] = (
@@ -150,20 +144,6 @@ def has_project_resources(cwd: str | os.PathLike[str], home: str | os.PathLike[s
     return bool(project_resources(cwd, home))
 
 
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    with open(path.with_name(path.name + ".lock"), "a+") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-
-
 class TrustStore:
     """Saved per-folder decisions in ``<agent_dir>/trust.json`` (``{canonical path: true | false}``).
 
@@ -225,7 +205,7 @@ class TrustStore:
         file is unusable or cannot be written; other folders' entries are kept."""
         key = canonical_path(cwd)
         try:
-            with _file_lock(self.path):
+            with _locked(self.path):  # settings.json's cross-process lock
                 data = self._read()
                 if data is None:
                     return False
