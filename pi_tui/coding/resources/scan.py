@@ -82,15 +82,23 @@ def collect_markdown_files(directory: str | os.PathLike[str], *, recursive: bool
     return _collect_md(root, rules, recursive, set())
 
 
-def _collect_md(directory: Path, rules: IgnoreRules, recursive: bool, visited: set[str]) -> list[str]:
+def enter_folder(directory: Path, rules: IgnoreRules, visited: set[str]) -> list[str] | None:
+    """The sorted entry names of ``directory`` for a scan, its ignore files added to ``rules``; None when it was
+    visited already (a symlink back up the tree: each folder is walked once) or cannot be listed."""
     real = os.path.realpath(directory)
-    if real in visited:  # a symlink back up the tree
-        return []
+    if real in visited:
+        return None
     visited.add(real)
     rules.add_dir(directory)
     try:
-        names = sorted(os.listdir(directory))
+        return sorted(os.listdir(directory))
     except OSError:
+        return None
+
+
+def _collect_md(directory: Path, rules: IgnoreRules, recursive: bool, visited: set[str]) -> list[str]:
+    names = enter_folder(directory, rules, visited)
+    if names is None:
         return []
     found: list[str] = []
     for name in names:

@@ -24,7 +24,7 @@ from typing import Literal
 
 from pi_tui.coding.resources.diagnostics import ResourceDiagnostic
 from pi_tui.coding.resources.frontmatter import FrontmatterError, parse_frontmatter, strip_frontmatter
-from pi_tui.coding.resources.scan import IgnoreRules, entry_kind
+from pi_tui.coding.resources.scan import IgnoreRules, enter_folder, entry_kind
 
 MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
@@ -126,14 +126,8 @@ def collect_skill_files(directory: str | os.PathLike[str], mode: ScanMode = "pi"
 
 
 def _collect(directory: Path, root: Path, mode: ScanMode, rules: IgnoreRules, visited: set[str]) -> list[str]:
-    real = os.path.realpath(directory)
-    if real in visited:  # a symlink back up the tree
-        return []
-    visited.add(real)
-    rules.add_dir(directory)
-    try:
-        names = sorted(os.listdir(directory))
-    except OSError:
+    names = enter_folder(directory, rules, visited)
+    if names is None:
         return []
     skill_file = directory / SKILL_FILE
     if SKILL_FILE in names:
