@@ -196,12 +196,34 @@ class SessionView:
     def on_compaction_start(self, event: Any) -> None:
         self.app.compacting = True
         self.app.update_prompt_mode()
-        reason = field(event, "reason", "manual")
+        self._show_compaction_status(field(event, "reason", "manual"))
+
+    def _show_compaction_status(self, reason: str) -> None:
+        cancel = f"({self.app.ctx.interrupt_key.lower()} to cancel)"
         if reason == "manual":
-            self.app.status_line.show(f"Compacting context... ({self.app.ctx.interrupt_key.lower()} to cancel)")
+            self.app.status_line.show(f"Compacting context... {cancel}")
+        elif reason == "branchSummary":
+            self.app.status_line.show(f"Summarizing branch... {cancel}")
         else:
             prefix = "Context overflow detected, " if reason == "overflow" else ""
-            self.app.status_line.show(f"{prefix}Auto-compacting... ({self.app.ctx.interrupt_key.lower()} to cancel)")
+            self.app.status_line.show(f"{prefix}Auto-compacting... {cancel}")
+
+    def on_summarization_retry_scheduled(self, event: Any) -> None:
+        """A summary request failed transiently (pi 0.81.1): the countdown to its retry, attempt n of m and the
+        provider's message, in the status line (as the agent's auto-retry shows it)."""
+        attempt = field(event, "attempt", 1)
+        total = field(event, "max_attempts", field(event, "maxAttempts", 3))
+        delay = (field(event, "delay_ms", field(event, "delayMs", 0)) or 0) / 1000
+        reason = summarize_error(field(event, "error_message", field(event, "errorMessage", ""))).one_line()
+
+        def text(left: int) -> str:
+            return f"Summary failed, retrying in {left}s (attempt {attempt} of {total}) · {reason}"
+
+        self.app.status_line.countdown(text, delay)
+
+    def on_summarization_retry_attempt_start(self, event: Any) -> None:
+        source = field(event, "source", "compaction")
+        self._show_compaction_status("branchSummary" if source == "branchSummary" else field(event, "reason", "manual"))
 
     def on_compaction_end(self, event: Any) -> None:
         """Status off; rebuild after a success. Errors are not repeated here: a manual ``/compact`` raises

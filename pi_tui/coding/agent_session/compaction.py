@@ -16,7 +16,13 @@ from typing import Any
 from pi_tui.agent import Agent, ShouldStopAfterTurnContext
 from pi_tui.ai.abort import AbortController
 from pi_tui.ai.types import AssistantMessage
-from pi_tui.coding.agent_session.events import CompactionEndEvent, CompactionStartEvent
+from pi_tui.coding.agent_session.events import (
+    CompactionEndEvent,
+    CompactionStartEvent,
+    SummarizationRetryAttemptStartEvent,
+    SummarizationRetryFinishedEvent,
+    SummarizationRetryScheduledEvent,
+)
 from pi_tui.coding.agent_session.hooks import BeforeCompactOutcome, SessionHooks, await_hook
 from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.compaction import (
@@ -28,6 +34,7 @@ from pi_tui.coding.compaction import (
     should_compact,
 )
 from pi_tui.coding.compaction.summarize import CompactionResult
+from pi_tui.coding.compaction.summary_retry import SummaryRetry
 from pi_tui.coding.messages import UI_ONLY_ROLES, message_role
 from pi_tui.coding.session.entries import iso_to_ms
 from pi_tui.coding.session.session_manager import SessionManager
@@ -225,7 +232,7 @@ class Compactor:
             raise asyncio.CancelledError("Compaction cancelled")
         supplied = outcome.result if isinstance(outcome, BeforeCompactOutcome) else None
         result = supplied if supplied is not None else await self._run_summariser(
-            preparation, model, api_key, custom_instructions
+            preparation, model, api_key, custom_instructions, reason
         )
         manager.append_compaction(result.summary, result.first_kept_entry_id, result.tokens_before, result.details)
         rebuilt = manager.build_session_context(include_ui=True, close_interrupted=True)
@@ -233,8 +240,28 @@ class Compactor:
         await await_hook(self._hooks.session_compact, result, supplied is not None)  # seam: session_compact
         return result
 
+    def summary_retry(self, source: str, reason: str | None = None) -> SummaryRetry:
+        """The retry policy of a summary request (pi 0.81.1): the session's ``retry.*`` settings, read now, whose
+        steps are emitted as ``summarization_retry_*`` events. ``source``: ``compaction`` or ``branchSummary``;
+        ``reason``: the compaction's (manual, threshold, overflow), None for a branch summary."""
+
+        def scheduled(attempt: int, max_attempts: int, delay_ms: int, error_message: str) -> None:
+            self._emit(SummarizationRetryScheduledEvent(
+                attempt=attempt, max_attempts=max_attempts, delay_ms=delay_ms, error_message=error_message
+            ))
+
+        return SummaryRetry(
+            settings=self._settings.retry,
+            on_scheduled=scheduled,
+            on_attempt_start=lambda: self._emit(
+                SummarizationRetryAttemptStartEvent(source=source, reason=reason)  # type: ignore[arg-type]
+            ),
+            on_finished=lambda: self._emit(SummarizationRetryFinishedEvent()),
+            sleep=self._sleep,
+        )
+
     async def _run_summariser(
-        self, preparation: Any, model: Any, api_key: str | None, custom_instructions: str | None
+        self, preparation: Any, model: Any, api_key: str | None, custom_instructions: str | None, reason: str
     ) -> CompactionResult:
         controller = AbortController()
         self._abort = controller
@@ -246,6 +273,7 @@ class Compactor:
                 custom_instructions=custom_instructions,
                 signal=controller.signal,
                 thinking_level=self._agent.state.thinking_level,
+                retry=self.summary_retry("compaction", reason),
             )
         except Exception:
             if controller.signal.aborted:  # the summary request ended because of the abort: a cancel, not a failure

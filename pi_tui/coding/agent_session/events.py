@@ -58,6 +58,31 @@ class AutoRetryEndEvent(PiModel):
     final_error: str | None = None
 
 
+class SummarizationRetryScheduledEvent(PiModel):
+    """A compaction or branch-summary request failed transiently; retry ``attempt`` of ``max_attempts`` starts
+    after ``delay_ms`` (pi 0.81.1; pi 1.x ``docs/json.md``)."""
+
+    type: Literal["summarization_retry_scheduled"] = "summarization_retry_scheduled"
+    attempt: int
+    max_attempts: int
+    delay_ms: int
+    error_message: str
+
+
+class SummarizationRetryAttemptStartEvent(PiModel):
+    """The retried summary request starts: ``source`` compaction (with its ``reason``) or branchSummary."""
+
+    type: Literal["summarization_retry_attempt_start"] = "summarization_retry_attempt_start"
+    source: Literal["compaction", "branchSummary"]
+    reason: Literal["manual", "threshold", "overflow"] | None = None
+
+
+class SummarizationRetryFinishedEvent(PiModel):
+    """The summary request's retry cycle ended (its outcome arrives as ``compaction_end`` or the summary)."""
+
+    type: Literal["summarization_retry_finished"] = "summarization_retry_finished"
+
+
 class SessionInfoChangedEvent(PiModel):
     """The session name changed."""
 
@@ -90,6 +115,9 @@ SESSION_EVENT_TYPES = frozenset(
         "compaction_end",
         "auto_retry_start",
         "auto_retry_end",
+        "summarization_retry_scheduled",
+        "summarization_retry_attempt_start",
+        "summarization_retry_finished",
         "session_info_changed",
         "thinking_level_changed",
         "model_changed",

@@ -2,12 +2,17 @@
 
 One ``complete_simple`` call per summary with a summariser system prompt and a single user message
 ``<conversation>…</conversation>`` + optional ``<previous-summary>`` + instructions (+ ``Additional focus``).
-Split turns run a history summary and a turn-prefix summary concurrently and join them.
+Split turns run a history summary and then a turn-prefix summary and join them.
+
+Fixes from pi after 0.73 (tests/conformance/PI_FIXES.md): a transient failure of a summary request is retried with
+the session's retry policy (0.81.1, :mod:`.summary_retry`); the two requests of a split turn run one after the
+other, so a single-slot local server does not answer the second with a 429 (0.80.4); each request may use the
+model's whole output limit, so long reasoning no longer hits a cap derived from ``reserve_tokens`` (1.4.0); and
+``/compact <instructions>`` also focus the turn-prefix summary (1.4.0).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +25,7 @@ from pi_tui.coding.messages import convert_to_llm
 
 from .prepare import CompactionPreparation
 from .serialize import serialize_conversation
+from .summary_retry import SummaryRetry, request_with_retry
 
 SUMMARIZATION_SYSTEM_PROMPT = (
     "You are a context summarization assistant. You read a conversation between a user and an AI coding "
@@ -100,6 +106,13 @@ class CompactionResult:
         }
 
 
+def summary_max_tokens(model: Model, reserve_tokens: int) -> int:
+    """Output limit of a summary request, in tokens: the model's ``max_tokens`` (pi 1.4.0, which stopped deriving
+    it from ``compaction.reserveTokens``: reasoning used most of 0.8 x reserve and the summary hit the cap).
+    ``reserve_tokens`` is the fallback for a model that declares no output limit."""
+    return model.max_tokens if model.max_tokens > 0 else max(1, int(0.8 * reserve_tokens))
+
+
 def format_file_operations(read_files: Sequence[str], modified_files: Sequence[str]) -> str:
     """``\\n\\n<read-files>…</read-files>\\n\\n<modified-files>…</modified-files>`` (sections only when non-empty)."""
     sections = []
@@ -119,6 +132,7 @@ async def _summarize(
     signal: AbortSignal | None,
     thinking_level: str | None,
     failure_prefix: str,
+    retry: SummaryRetry | None = None,
 ) -> str:
     options = SimpleStreamOptions(max_tokens=max_tokens, api_key=api_key, headers=headers, signal=signal)
     if model.reasoning and thinking_level and thinking_level != "off":
@@ -127,7 +141,9 @@ async def _summarize(
         system_prompt=SUMMARIZATION_SYSTEM_PROMPT,
         messages=[UserMessage(content=[TextContent(text=text)])],
     )
-    reply = await complete_simple(model, context, options)
+    reply = await request_with_retry(
+        lambda: complete_simple(model, context, options), retry, signal, model.context_window
+    )
     if reply.stop_reason in ("error", "aborted"):
         raise CompactionError(f"{failure_prefix}: {reply.error_message or reply.stop_reason}")
     return "\n".join(b.text for b in reply.content if isinstance(b, TextContent))
@@ -142,9 +158,14 @@ async def compact(
     custom_instructions: str | None = None,
     signal: AbortSignal | None = None,
     thinking_level: str | None = None,
+    retry: SummaryRetry | None = None,
 ) -> CompactionResult:
-    """Summarise ``preparation`` with ``model``. Raises :class:`CompactionError` when a call fails."""
-    reserve = preparation.settings.reserve_tokens
+    """Summarise ``preparation`` with ``model``; ``retry`` (optional) retries transient failures.
+
+    Raises :class:`CompactionError` (``Summarization failed: …`` or ``Turn prefix summarization failed: …``) when
+    a request fails for good. Each request's output limit is :func:`summary_max_tokens`.
+    """
+    max_tokens = summary_max_tokens(model, preparation.settings.reserve_tokens)
     conversation = serialize_conversation(convert_to_llm(preparation.messages_to_summarize))
     prompt = f"<conversation>\n{conversation}\n</conversation>\n\n"
     if preparation.previous_summary:
@@ -152,31 +173,30 @@ async def compact(
         prompt += UPDATE_INSTRUCTIONS
     else:
         prompt += INITIAL_INSTRUCTIONS
-    if custom_instructions:
-        prompt += f"\n\nAdditional focus: {custom_instructions}"
+    focus = f"\n\nAdditional focus: {custom_instructions}" if custom_instructions else ""
+    prompt += focus
 
     async def history() -> str:
         if not preparation.messages_to_summarize and preparation.is_split_turn:
             return "No prior history."
         return await _summarize(
-            prompt, model, int(0.8 * reserve), api_key, headers, signal, thinking_level, "Summarization failed"
+            prompt, model, max_tokens, api_key, headers, signal, thinking_level, "Summarization failed", retry
         )
 
     if preparation.is_split_turn and preparation.turn_prefix_messages:
         prefix_text = serialize_conversation(convert_to_llm(preparation.turn_prefix_messages))
-        prefix_prompt = f"<conversation>\n{prefix_text}\n</conversation>\n\n{TURN_PREFIX_INSTRUCTIONS}"
-        history_summary, prefix_summary = await asyncio.gather(
-            history(),
-            _summarize(
-                prefix_prompt,
-                model,
-                int(0.5 * reserve),
-                api_key,
-                headers,
-                signal,
-                thinking_level,
-                "Turn prefix summarization failed",
-            ),
+        prefix_prompt = f"<conversation>\n{prefix_text}\n</conversation>\n\n{TURN_PREFIX_INSTRUCTIONS}{focus}"
+        history_summary = await history()  # one request at a time (pi 0.80.4)
+        prefix_summary = await _summarize(
+            prefix_prompt,
+            model,
+            max_tokens,
+            api_key,
+            headers,
+            signal,
+            thinking_level,
+            "Turn prefix summarization failed",
+            retry,
         )
         summary = history_summary + SPLIT_TURN_JOIN + prefix_summary
     else:
