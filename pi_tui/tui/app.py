@@ -155,6 +155,7 @@ class PiApp(App[int]):
         self.view = SessionView(self)
         self.working = False
         self.compacting = False  # between compaction_start and compaction_end
+        self._shown_saving = True  # what the editor title and footer last said of SessionOwnership.saving
         self.bash_running = False  # a user ``!cmd`` runs (Escape cancels it)
         self.local_models: list[Any] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -252,9 +253,17 @@ class PiApp(App[int]):
         if ownership is None:
             return
         try:
-            ownership.check()
+            ownership.check(getattr(self.session, "session_file", None))
         except Exception as exc:  # a lock file that cannot be read never stops the app
             self.failures.report("session lock check", exc)
+        if ownership.saving != self._shown_saving:  # the editor title and the footer say read-only (or no longer)
+            self._shown_saving = ownership.saving
+            self.update_prompt_mode()
+            self.refresh_footer()
+
+    def _not_saving(self) -> bool:
+        ownership = getattr(self.session, "ownership", None)
+        return ownership is not None and not getattr(ownership, "saving", True)
 
     def _take_typed_ahead(self) -> None:
         """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
@@ -406,7 +415,8 @@ class PiApp(App[int]):
             working=self.working, compacting=self.compacting, bash_running=self.bash_running,
             retry_countdown=(bool(getattr(session, "is_retrying", False))
                              and not getattr(session, "is_streaming", False)),
-            thinking_level=session.thinking_level if session is not None else "off")
+            thinking_level=session.thinking_level if session is not None else "off",
+            read_only=self._not_saving())
         self.prompt_input.border_title = title
         if colour:
             self.prompt_input.styles.border = ("round", colour)

@@ -85,6 +85,8 @@ def footer_data(session: TuiSession | None, cwd_display: str, branch: str | None
         d.loading = starting
         return d
     d.session_name = session.session_name
+    ownership = getattr(session, "ownership", None)
+    d.read_only = ownership is not None and not getattr(ownership, "saving", True)
     totals = _call(session, "get_session_totals")  # the whole session's, compacted turns included (pi)
     stats = {"tokens": totals, "cost": totals.get("cost", 0)} if isinstance(totals, dict) else \
         _call(session, "get_session_stats")

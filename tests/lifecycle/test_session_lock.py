@@ -205,3 +205,26 @@ async def test_the_old_window_hears_of_a_take_over_before_it_types(tmp_path: Pat
         _hold(path, os.getppid())
         await wait_until(pilot, lambda: "took over" in transcript_text(app))
         assert transcript_text(app).count("took over") == 1
+        # ... and its editor title and footer say it is read-only from then on (issue 9 new-user run: only the
+        # transcript said so, once, and scrolled away)
+        await wait_until(pilot, lambda: str(app.prompt_input.border_title).startswith("read-only: not saved"))
+        await wait_until(pilot, lambda: "read-only: not saved" in str(app.footer.render()))
+        app.prompt_input.text = "/new"  # a session of its own: saved again, and the marks go
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not str(app.prompt_input.border_title).startswith("read-only"))
+        await wait_until(pilot, lambda: "read-only" not in str(app.footer.render()))
+
+
+def test_ownership_saving_follows_the_last_write_check(tmp_path: Path, other_process: subprocess.Popen[bytes]) -> None:
+    """``SessionOwnership.saving``: True while this window writes its file, False once a write was refused (held
+    by another live pi-tui), True again after a write to a file of its own (``/new``)."""
+    ownership = SessionOwnership()
+    mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
+    assert ownership.saving and ownership.guard(mine) and ownership.saving
+    _hold(theirs, other_process.pid)
+    assert not ownership.guard(theirs) and not ownership.saving
+    assert not ownership.guard(theirs) and not ownership.saving  # still refused, no new warning
+    assert not ownership.check(theirs) and not ownership.saving
+    assert ownership.check(tmp_path / "new.jsonl") and ownership.saving  # /new: not written yet, not refused
+    assert ownership.guard(tmp_path / "new.jsonl") and ownership.saving
+    assert not SessionOwnership(read_only=True).saving

@@ -209,6 +209,14 @@ class SessionOwnership:
         self.read_only = read_only
         self._lock: SessionLock | None = None
         self._refused: set[Path] = set()
+        self._saving = not read_only
+
+    @property
+    def saving(self) -> bool:
+        """Did the last write check let this window write? False once a write to the current file was refused
+        (another pi-tui holds it or took it over) and in ``read_only`` mode; True again after a write to a file
+        of its own (``/new``, a fork). The app marks the editor and footer read-only while it is False."""
+        return self._saving and not self.read_only
 
     @property
     def lock(self) -> SessionLock | None:
@@ -227,11 +235,13 @@ class SessionOwnership:
         lock = self._lock
         if lock is not None and lock.session_file == path:
             if lock.still_ours():
+                self._saving = True
                 return True
             self._lock = None
             self._refuse(path, f"Another pi-tui took over {path.name}; nothing more is saved from this window.")
             return False
         if path in self._refused:
+            self._saving = False
             return False
         try:
             new_lock = SessionLock.acquire(path)
@@ -239,22 +249,31 @@ class SessionOwnership:
             self._refuse(path, f"{exc.summary} Nothing is saved from this window; /new starts a session of your own.")
             return False
         except OSError:
+            self._saving = True
             return True  # the lock cannot be written: the session write itself will report the problem
         if lock is not None:
             lock.release()
         self._lock = new_lock
+        self._saving = True
         return True
 
-    def check(self) -> bool:
+    def check(self, session_file: Path | str | None = None) -> bool:
         """Is this window still the session's writer? A held lock that another pi-tui took over is reported
         (``on_problem``, once) when checked, not only at the next write, so the user hears it before typing on
-        (issue 9 new-user run: the old window ran a prompt and only then said nothing was saved). One ``stat``."""
+        (issue 9 new-user run: the old window ran a prompt and only then said nothing was saved). One ``stat``.
+
+        ``session_file``: the file the session writes now. When it is not the locked one (``/new`` or a fork after
+        a refusal: the new file is locked at its first write), ``saving`` says whether that file was refused."""
         lock = self._lock
+        if session_file is not None and (lock is None or lock.session_file != Path(session_file).resolve()):
+            self._saving = not self.read_only and Path(session_file).resolve() not in self._refused
+            return self._saving
         if lock is None:
             return not self.read_only
         return self.guard(lock.session_file)
 
     def _refuse(self, path: Path, text: str) -> None:
+        self._saving = False
         first = path not in self._refused
         self._refused.add(path)
         if first and self.on_problem is not None:

@@ -10,10 +10,12 @@ _THINKING_TOKENS = {"off": "thinkingOff", "minimal": "thinkingMinimal", "low": "
 
 
 def prompt_mode(km: Keymap, theme: PiTheme, text: str, *, working: bool, compacting: bool, bash_running: bool,
-                retry_countdown: bool, thinking_level: str) -> tuple[str, str | None]:
+                retry_countdown: bool, thinking_level: str, read_only: bool = False) -> tuple[str, str | None]:
     """``(title, colour)`` for the editor holding ``text``: bash mode for ``!``/``!!``, else queue-after-compaction,
     steer/follow-up (cancel the retry during a retry countdown, else abort), or send/newline; a running user
-    ``!cmd`` adds "cancel the running command" while idle. ``colour`` is a hex string or None."""
+    ``!cmd`` adds "cancel the running command" while idle. ``read_only`` (another pi-tui owns the session file, so
+    nothing from this window is saved) starts the title with ``read-only: not saved`` in the warning colour (issue 9
+    new-user run). ``colour`` is a hex string or None."""
     esc = km.first("app.interrupt")
     submit = km.first("tui.input.submit")
     thinking = theme.hex(_THINKING_TOKENS.get(thinking_level, "border")) or theme.hex("border")
@@ -31,4 +33,7 @@ def prompt_mode(km: Keymap, theme: PiTheme, text: str, *, working: bool, compact
         title = f"{submit}: send · {km.first('tui.input.newLine')}: newline"
     if bash_running and not working and not compacting:
         title += f" · {esc}: cancel the running command"
+    if read_only:
+        title = f"read-only: not saved (/new starts your own session) · {title}"
+        colour = theme.hex("warning") or colour
     return title, colour

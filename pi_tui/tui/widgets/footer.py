@@ -64,6 +64,8 @@ class FooterData:
     loading: bool = False  # the session is still being built (start-up): the model is not known yet
     statuses: dict[str, str] = field(default_factory=dict)
     """Extension status segments by key (``ctx.ui.set_status``): a third line, sorted by key (pi)."""
+    read_only: bool = False
+    """Another pi-tui owns the session file: nothing from this window is saved (issue 9); shown on line 1."""
     mcp_state: str | None = None
     """Short MCP state when a server needs attention (``MCP: git failed``), shown at the end of line 1."""
 
@@ -86,6 +88,8 @@ def footer_lines(d: FooterData, theme: PiTheme, width: int) -> tuple[Text, Text]
     dim = theme.fg("dim")
     loc = d.cwd + (f" ({d.branch})" if d.branch else "") + (f" • {d.session_name}" if d.session_name else "")
     mcp = d.mcp_state or ""
+    if d.read_only:
+        mcp = "read-only: not saved" + (f" · {mcp}" if mcp else "")
     room = width - (len(mcp) + 2 if mcp else 0)
     if mcp and room < 10:  # too narrow for both: the MCP state wins only when there is space for it
         mcp, room = "", width
