@@ -41,10 +41,14 @@ def _lines(screen: Any) -> list[str]:
     return [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
 
 
-async def _settle(screen: Any) -> None:
-    for _ in range(300):
+async def _settle(screen: Any, link: Any = None) -> None:
+    """Until the screen's action is done and (given ``link``) no server is still connecting: a restart spawns a
+    server process, which on a loaded 2-core machine took over the 6 s this waited before."""
+    for _ in range(1500):
         await asyncio.sleep(0.02)
-        if not screen._busy:
+        if not screen._busy and (
+            link is None or all(c.state != "connecting" for c in link.manager.connections.values())
+        ):
             return
 
 
@@ -70,11 +74,11 @@ async def test_mcp_screen_lists_states_and_switches_for_the_session(tmp_path: Pa
         assert _lines(screen)[2].startswith("    [ ] echo") and "8/9 tools" in _lines(screen)[1]
         assert "mcp__fault__echo" not in [t.name for t in offered] and len(offered) == 8
         await pilot.press("up", "space")  # the fault server, disabled
-        await _settle(screen)
+        await _settle(screen, link)
         assert link.manager.connections["fault"].state == "disabled" and offered == []
         assert not any("echo" in line for line in _lines(screen))
         await pilot.press("space")  # selection follows the server row; enable again
-        await _settle(screen)
+        await _settle(screen, link)
         assert link.manager.connections["fault"].state == "connected" and len(offered) == 8
         row = screen.rows.index(("server", "fault", None))
         screen.query_one(OptionList).highlighted = row
