@@ -177,7 +177,7 @@ class Compactor:
             return
         window = model.context_window
         same_model = message.provider == model.provider and message.model == model.id
-        if same_model and _is_overflow(message, window):
+        if same_model and (_is_overflow(message, window) or _filled_the_window(message, model)):
             if self._overflow_attempted:
                 self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_FAILED))
                 self._notify("error", OVERFLOW_FAILED)
@@ -207,8 +207,11 @@ class Compactor:
             role = message_role(messages[index])
             if role in UI_ONLY_ROLES:
                 continue
+            model = self._agent.state.model
             if role == "assistant" and (
-                messages[index].stop_reason == "error" or _is_overflow(messages[index], window)
+                messages[index].stop_reason == "error"
+                or _is_overflow(messages[index], window)
+                or (model is not None and _filled_the_window(messages[index], model))
             ):
                 self._agent.state.messages = messages[:index] + messages[index + 1 :]
             return
@@ -372,3 +375,17 @@ def _is_overflow(message: AssistantMessage, context_window: int) -> bool:
     from pi_tui.ai.overflow import is_context_overflow
 
     return bool(is_context_overflow(message, context_window))
+
+
+def _filled_the_window(message: AssistantMessage, model: Any) -> bool:
+    """A reply cut short (``stop_reason == "length"``) below the model's output limit because prompt and reply
+    filled the context window (``input + cache_read + output >= 99 %`` of it): llama.cpp, vLLM and Ollama stop
+    there. pi 0.84.0 (#7540) treats it as an overflow: compact, then retry once, instead of ending the run with a
+    cut-off answer and compacting only for the next prompt. A reply that used the whole output limit is a
+    plain ``length`` stop."""
+    if message.stop_reason != "length" or not model.context_window:
+        return False
+    usage = message.usage
+    if usage.output <= 0 or (model.max_tokens and usage.output >= model.max_tokens):
+        return False
+    return usage.input + usage.cache_read + usage.output >= 0.99 * model.context_window
