@@ -11,9 +11,13 @@ from typing import Any
 
 import pytest
 
-from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message, register_faux_provider
+from pi_tui.ai.providers.faux import (
+    FauxProvider,
+    faux_assistant_message,
+    register_faux_provider,
+    serialize_context,
+)
 from pi_tui.ai.providers.faux import estimate_tokens as faux_tokens
-from pi_tui.ai.providers.faux import serialize_context
 from pi_tui.ai.types import AssistantMessage
 from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.compaction.prepare import CompactionSettings
