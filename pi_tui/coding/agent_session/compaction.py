@@ -196,8 +196,21 @@ class Compactor:
             tokens = estimate.tokens
         else:
             tokens = calculate_context_tokens(message.usage)
+            if tokens == 0:  # the provider sent no usage (pi 0.84.3, #8328): estimate the context instead
+                tokens = self._estimate_without_usage(latest)
         if should_compact(tokens, window, settings.reserve_tokens):
             await self._run_auto_compaction("threshold", will_retry=False)
+
+    def _estimate_without_usage(self, latest_compaction_ms: int | None) -> int:
+        """Context tokens when the last reply reported no usage: the last usage reported since the latest
+        compaction plus estimates of what follows it, else estimates of every message in the context."""
+        messages = self._agent.state.messages
+        estimate = estimate_context_tokens(messages)
+        if estimate.last_usage_index is not None and (
+            latest_compaction_ms is None or getattr(messages[estimate.last_usage_index], "timestamp", 0) > latest_compaction_ms
+        ):
+            return estimate.tokens
+        return sum(estimate_tokens(m) for m in messages)
 
     def _drop_trailing_error(self, window: int) -> None:
         """Drop the overflowed reply before the retry: an error, or a ``length`` stop that is an overflow
