@@ -47,6 +47,7 @@ class CliArgs:
     no_prompt_templates: bool = False
     trust_project: bool = False
     list_models: str | None = None
+    export: str | None = None
     version: bool = False
     extensions: list[str] = field(default_factory=list)
     no_extensions: bool = False
@@ -126,6 +127,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="load an extension (a .py file or package folder; repeatable)")
     parser.add_argument("--no-extensions", action="store_true",
                         help="do not discover extensions (-e ones still load)")
+    parser.add_argument("--export", metavar="FILE", help="export a session file to HTML and exit (output path: the first message)")
     parser.add_argument("-v", "--version", action="store_true", help="print the version and exit")
     return parser
 
@@ -163,6 +165,7 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         no_prompt_templates=ns.no_prompt_templates,
         trust_project=ns.trust_project,
         list_models=ns.list_models,
+        export=ns.export,
         version=ns.version,
         extensions=list(ns.extensions),
         no_extensions=ns.no_extensions,
@@ -247,6 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(warning, file=sys.stderr)
     if args.list_models is not None:
         return _list_models(args.list_models)
+    if args.export:  # pi: `--export <in> [out]`, the output path being the first message
+        from pi_tui.coding.export_html.cli import run_export
+
+        return run_export(args.export, args.messages[0] if args.messages else None, args.theme)
     cwd = os.getcwd()
     mode = args.mode if args.mode in ("rpc", "json", "acp") else None
     if mode is None and (args.print_mode or args.mode == "text"):

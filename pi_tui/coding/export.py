@@ -1,4 +1,4 @@
-"""Transcript export to Markdown and standalone HTML (pi's ``/export``, simplified).
+"""Transcript export to Markdown (pi-tui's ``/export x.md``) and the entry point of the HTML export.
 
 UI-only notifications are included (they are for the user); secrets never are: known API keys that
 reached message text (an error echoing the key, a tool printing the environment) are written as
@@ -7,7 +7,6 @@ reached message text (an error echoing the key, a tool printing the environment)
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
@@ -107,14 +106,9 @@ def export_markdown(session: Any, path: str | None = None) -> str:
     return target
 
 
-def export_html(session: Any, path: str | None = None) -> str:
-    """Write a standalone HTML page with the transcript (escaped, preformatted); returns the path."""
-    target = path or _default_path(session, "html")
-    body = html.escape(transcript_markdown(session))
-    page = (
-        '<!doctype html><html><head><meta charset="utf-8"><title>pi-tui session</title>'
-        "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto}"
-        "pre{white-space:pre-wrap}</style></head><body><pre>" + body + "</pre></body></html>\n"
-    )
-    _write(target, page)
-    return target
+def export_html(session: Any, path: str | None = None, theme: str | None = None) -> str:
+    """Write the standalone HTML page of the session (:mod:`pi_tui.coding.export_html`: rendered Markdown, tool
+    calls, the session tree, the theme's colours); returns the path. Raises ``OSError`` (see :func:`_write`)."""
+    from pi_tui.coding.export_html import export_session_to_html
+
+    return export_session_to_html(session, path, theme)

@@ -124,7 +124,7 @@ async def test_export_of_a_long_session(tmp_path: Path, monkeypatch: pytest.Monk
     gate = Gate()
     session, _ = make_session(tmp_path, [])
 
-    def slow_export(path: str | None = None) -> str:
+    def slow_export(path: str | None = None, theme: str | None = None) -> str:
         gate.run()
         return str(tmp_path / "out.html")
 

@@ -508,9 +508,10 @@ class AgentSession:
 
         return export_markdown(self, path)
 
-    def export_html(self, path: str | None = None) -> str:
-        """Write the transcript as a standalone HTML page; returns the path."""
+    def export_html(self, path: str | None = None, theme: str | None = None) -> str:
+        """Write the session as a standalone HTML page (``theme``: a theme name or ``.json`` path, default the
+        settings' theme); returns the path."""
         from pi_tui.coding.export import export_html
 
-        return export_html(self, path)
+        return export_html(self, path, theme)
 

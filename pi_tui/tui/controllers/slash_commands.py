@@ -234,7 +234,8 @@ class SlashCommandHandlers:
         if arg.lower().endswith(".md"):
             path = await asyncio.to_thread(session.export_markdown, arg)
         else:
-            path = await asyncio.to_thread(session.export_html, arg or None)
+            theme = self.host.pi_theme  # the page takes the colours the user sees (pi: the current theme)
+            path = await asyncio.to_thread(session.export_html, arg or None, str(theme.path or theme.name))
         self.host.add_notice("info", f"Session exported to: {path}")
 
     async def copy(self, arg: str, context: Any = None) -> None:
