@@ -358,14 +358,14 @@ class AgentSession:
         return self._ui.add_artifact(title, kind, content, language, path)
 
     def get_last_assistant_text(self) -> str | None:
-        """Text of the last assistant message with text (None when there is none)."""
+        """Text of the last assistant message that has text (None when there is none): ``/copy`` and RPC
+        ``get_last_assistant_text``. Replies without text (a tool call interrupted by Esc, a provider error, an
+        empty answer) are skipped, so the previous answer is copied (pi 1.6.0, #12119)."""
         for message in reversed(self.messages):
             if message_role(message) == "assistant":
                 text = "".join(b.text for b in message.content if isinstance(b, TextContent))
                 if text.strip():
                     return text
-                if message.stop_reason not in ("aborted", "error"):
-                    return text or None
         return None
 
     # ------------------------------------------------------------------ retry (RetryController)
