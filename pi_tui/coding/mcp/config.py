@@ -41,7 +41,8 @@ _VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _KNOWN_TYPES = ("stdio", "http", "streamable-http")
 
 Transport = Literal["stdio", "http"]
-Source = Literal["user", "project"]
+Source = Literal["user", "project", "client"]
+"""Where an entry came from: ``mcp.json`` of the user or project, or the editor (ACP ``session/new``)."""
 
 
 @dataclass(frozen=True)

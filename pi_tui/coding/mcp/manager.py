@@ -91,6 +91,21 @@ class McpManager:
 
     # ------------------------------------------------------------ lifecycle
 
+    def add_server(self, server: McpServerConfig) -> None:
+        """Add (or replace, by name) one server, e.g. one an ACP client passes in ``session/new``; it starts
+        connecting at once when the manager has started. A replaced connection is closed in the background."""
+        old = self.connections.pop(server.name, None)
+        self._tools.pop(server.name, None)
+        connection = McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change)
+        self.connections[server.name] = connection
+        if old is not None:
+            try:
+                asyncio.get_running_loop().create_task(old.close())
+            except RuntimeError:  # no loop yet: the old connection was never started
+                pass
+        if self._started:
+            connection.start()
+
     def start(self) -> None:
         """Start connecting every enabled server in the background; returns immediately (needs a running loop)."""
         configure_mcp_logging(self.log_dir)

@@ -13,8 +13,10 @@ no model or key → ``-32000`` (authentication required), with pi-tui's message 
 When the client offers ``fs`` capabilities, the file tools read and write through it (:mod:`.files`);
 terminals stay local (``bash`` runs here and streams its output as tool call content).
 
-MCP servers a client passes are not connected yet (pi-tui has no MCP client in this version): they are
-named in one warning on stderr and ``mcpCapabilities`` says ``http``/``sse`` are unsupported.
+MCP servers: the session's own (``mcp.json``) and the ones the client passes in ``session/new`` /
+``session/load`` (:mod:`.mcp_servers`: stdio and streamable HTTP; ``mcpCapabilities.http`` is true, ``sse``
+false) start connecting when the session opens; the first prompt waits for them as print mode does (up to 10 s).
+A server the client passes that cannot be used is named in a warning on stderr.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from acp.schema import (
 )
 
 from pi_tui.coding.modes.acp.files import ClientFileAccess, install
+from pi_tui.coding.modes.acp.mcp_servers import connect_client_servers
 from pi_tui.coding.modes.acp.prompt_content import prompt_from_blocks
 from pi_tui.coding.modes.acp.session_state import AcpSession
 from pi_tui.coding.modes.acp.updates import replay_updates
@@ -91,7 +94,7 @@ class PiAcpAgent:
         return (mode if mode in ("ask", "allow", "read-only") else "ask",
                 queued if queued in ("steer", "followUp") else "steer")
 
-    def _open(self, cwd: str, session_path: str | None) -> AcpSession:
+    def _open(self, cwd: str, session_path: str | None, mcp_servers: Any = None) -> AcpSession:
         from pi_tui.coding.session_factory import create_agent_session
 
         options = {**self.options, "cwd": cwd, "session_path": session_path}
@@ -105,13 +108,9 @@ class PiAcpAgent:
             install(session, ClientFileAccess(self.client, state.session_id, read=bool(fs.read_text_file),
                                               write=bool(fs.write_text_file)))
         self.sessions[state.session_id] = state
+        for problem in connect_client_servers(session, mcp_servers):
+            log.warning("%s", problem)
         return state
-
-    @staticmethod
-    def _warn_mcp(mcp_servers: Any) -> None:
-        if mcp_servers:
-            names = ", ".join(str(getattr(s, "name", "?")) for s in mcp_servers)
-            log.warning("MCP servers from the client are not connected (pi-tui has no MCP support yet): %s", names)
 
     # ------------------------------------------------------------------ ACP methods
 
@@ -127,7 +126,7 @@ class PiAcpAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, audio=False, embedded_context=True),
-                mcp_capabilities=McpCapabilities(http=False, sse=False),
+                mcp_capabilities=McpCapabilities(http=True, sse=False),
             ),
             agent_info=Implementation(name="pi-tui", title="pi-tui", version=__version__),
             auth_methods=[],
@@ -136,9 +135,8 @@ class PiAcpAgent:
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any) -> NewSessionResponse:
         """A new session in ``cwd``; its commands follow the response."""
         self._require_initialized()
-        self._warn_mcp(mcp_servers)
         try:
-            state = self._open(cwd, None)
+            state = self._open(cwd, None, mcp_servers)
         except Exception as exc:
             raise RequestError.invalid_params(_details(exc)) from None
         state.send_commands_soon()
@@ -149,11 +147,10 @@ class PiAcpAgent:
                            **kwargs: Any) -> LoadSessionResponse:
         """Reopen a stored session and replay its transcript as updates, then answer."""
         self._require_initialized()
-        self._warn_mcp(mcp_servers)
         state = self.sessions.get(session_id)
         if state is None:
             try:
-                state = self._open(cwd, session_id)
+                state = self._open(cwd, session_id, mcp_servers)
             except Exception as exc:
                 raise RequestError(-32002, "Resource not found", {"sessionId": session_id, **_details(exc)}) from None
             if state.session_id != session_id:  # opened by a partial id: answer under both
@@ -174,6 +171,9 @@ class PiAcpAgent:
             text, images = prompt_from_blocks(prompt)
         except ValueError as exc:
             raise RequestError.invalid_params(_details(exc)) from None
+        mcp = getattr(state.session, "mcp", None)
+        if mcp is not None:
+            await mcp.before_prompt()  # servers still connecting get up to 10 s before the first prompt
         try:
             stop = await state.prompt(text, images)
         except RuntimeError as exc:

@@ -229,5 +229,9 @@ class AcpSession:
             await self.session.abort()
         self._unsubscribe()
         self._sender.cancel()
+        mcp = getattr(self.session, "mcp", None)
+        if mcp is not None:  # stop the session's MCP servers (its own and the client's)
+            with contextlib.suppress(Exception):
+                await mcp.close()
         with contextlib.suppress(Exception):
             self.session.dispose()
