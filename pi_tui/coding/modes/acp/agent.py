@@ -94,7 +94,7 @@ class PiAcpAgent:
         return (mode if mode in ("ask", "allow", "read-only") else "ask",
                 queued if queued in ("steer", "followUp") else "steer")
 
-    def _open(self, cwd: str, session_path: str | None, mcp_servers: Any = None) -> AcpSession:
+    async def _open(self, cwd: str, session_path: str | None, mcp_servers: Any = None) -> AcpSession:
         from pi_tui.coding.session_factory import create_agent_session
 
         options = {**self.options, "cwd": cwd, "session_path": session_path}
@@ -110,6 +110,7 @@ class PiAcpAgent:
         self.sessions[state.session_id] = state
         for problem in connect_client_servers(session, mcp_servers):
             log.warning("%s", problem)
+        await state.start()  # the session's extensions, with the ACP UI (dialogs as permission requests)
         return state
 
     # ------------------------------------------------------------------ ACP methods
@@ -136,7 +137,7 @@ class PiAcpAgent:
         """A new session in ``cwd``; its commands follow the response."""
         self._require_initialized()
         try:
-            state = self._open(cwd, None, mcp_servers)
+            state = await self._open(cwd, None, mcp_servers)
         except Exception as exc:
             raise RequestError.invalid_params(_details(exc)) from None
         state.send_commands_soon()
@@ -150,7 +151,7 @@ class PiAcpAgent:
         state = self.sessions.get(session_id)
         if state is None:
             try:
-                state = self._open(cwd, session_id, mcp_servers)
+                state = await self._open(cwd, session_id, mcp_servers)
             except Exception as exc:
                 raise RequestError(-32002, "Resource not found", {"sessionId": session_id, **_details(exc)}) from None
             if state.session_id != session_id:  # opened by a partial id: answer under both

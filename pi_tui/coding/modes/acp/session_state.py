@@ -6,7 +6,8 @@ waits until everything queued so far has been written (a prompt answers only aft
 permission request goes out after its ``tool_call``).
 
 Extensions: :attr:`AcpSession.ui` is the ACP :class:`~pi_tui.coding.extensions.ui.ExtensionUI` (dialogs as
-permission requests); it is given to the session's extension runtime (``set_ui``) when the session has one.
+permission requests); :meth:`start` loads the session's extensions with it (``start_mode_extensions``), and
+:meth:`close` sends them ``session_shutdown``.
 
 Prompting: :meth:`AcpSession.prompt` runs one turn and returns the ACP stop reason: ``end_turn``,
 ``max_tokens`` (the model stopped at its output limit) or ``cancelled`` (``session/cancel``; the run is
@@ -68,10 +69,6 @@ class AcpSession:
                                    previous=agent.before_tool_call, mode=default_mode)
         agent.before_tool_call = self.gate
         self.ui = AcpExtensionUI(self.ask, self._show, self._set_title)
-        for name in ("extension_runtime", "extensions"):  # the extension runtime, once a session carries one
-            set_ui = getattr(getattr(session, name, None), "set_ui", None)
-            if callable(set_ui):
-                set_ui(self.ui)
         self._unsubscribe: Callable[[], None] = session.subscribe(self._on_event)
 
     # ------------------------------------------------------------------ update stream
@@ -223,12 +220,24 @@ class AcpSession:
         self.enqueue(ConfigOptionUpdate(session_update="config_option_update", config_options=options))
         return options
 
+    async def start(self) -> None:
+        """Load and start the session's extensions with the ACP UI (pi docs/extensions.md "Mode Behavior"); a
+        failing extension is named on stderr and the session goes on without it."""
+        from pi_tui.coding.extensions.modes import start_mode_extensions
+
+        await start_mode_extensions(self.session, ui=self.ui,
+                                    on_error=lambda error: log.warning("Extension error: %s", error.text))
+
     async def close(self) -> None:
-        """Abort a run, stop sending and release the session."""
+        """Abort a run, stop sending, end the extensions (``session_shutdown``) and release the session."""
         with contextlib.suppress(Exception):
             await self.session.abort()
         self._unsubscribe()
         self._sender.cancel()
+        from pi_tui.coding.extensions.modes import stop_mode_extensions
+
+        with contextlib.suppress(Exception):
+            await stop_mode_extensions(self.session)
         mcp = getattr(self.session, "mcp", None)
         if mcp is not None:  # stop the session's MCP servers (its own and the client's)
             with contextlib.suppress(Exception):
