@@ -43,6 +43,9 @@ if TYPE_CHECKING:  # the SDK itself is imported lazily, in a thread (pi_tui/codi
 
 log = logging.getLogger(__name__)
 
+LOG_MAX_BYTES = 1_000_000
+"""Size at which ``mcp.log`` and a server's ``<server>.log`` start again; the previous one is kept as ``.1``."""
+
 STDERR_TAIL_CHARS = 300
 STDERR_TAIL_LINES = 3
 CLIENT_NAME = "pi-tui"
@@ -207,7 +210,14 @@ class McpConnection:
                 log.exception("mcp: change listener failed for %s", self.name)
 
     def _open_stderr(self) -> TextIO:
+        """The server's stderr log, opened for appending; a log over ``LOG_MAX_BYTES`` is moved to
+        ``<server>.log.1`` first (a running server writes to its file directly, so logs turn over at a start)."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.log_path.stat().st_size > LOG_MAX_BYTES:
+                os.replace(self.log_path, self.log_path.with_name(self.log_path.name + ".1"))
+        except OSError:
+            pass
         fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         handle = os.fdopen(fd, "a", encoding="utf-8", errors="replace")
         handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} starting {self.name}\n")

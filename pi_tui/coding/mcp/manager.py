@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import logging.handlers
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from pi_tui.coding.config.paths import get_agent_dir
 from pi_tui.coding.mcp.config import McpConfigLoad, McpServerConfig
-from pi_tui.coding.mcp.connection import McpConnection
+from pi_tui.coding.mcp.connection import LOG_MAX_BYTES, McpConnection
 from pi_tui.coding.mcp.errors import ServerState
 from pi_tui.coding.mcp.tools import McpAgentTool, build_tools
 
@@ -46,7 +47,8 @@ def mcp_log_dir(agent_dir: Path | None = None) -> Path:
 
 
 def configure_mcp_logging(log_dir: Path) -> None:
-    """Send the SDK's ``mcp`` logger to ``<log_dir>/mcp.log`` and stop it from reaching stderr (the TUI).
+    """Send the SDK's ``mcp`` logger to ``<log_dir>/mcp.log`` (rotated at :data:`LOG_MAX_BYTES`, one old file
+    ``mcp.log.1`` kept) and stop it from reaching stderr (the TUI).
 
     Idempotent per file. Python's last-resort handler would otherwise print SDK warnings (a malformed line
     from a server) over the terminal.
@@ -58,7 +60,9 @@ def configure_mcp_logging(log_dir: Path) -> None:
         return
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+        handler: logging.Handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=LOG_MAX_BYTES, backupCount=1, encoding="utf-8", delay=True
+        )
     except OSError:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
