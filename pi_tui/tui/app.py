@@ -398,6 +398,17 @@ class PiApp(App[int]):
         await super().on_event(event)
 
     # ------------------------------------------------------------------ state shown around the editor
+    def show_status(self, text: str) -> None:
+        """A transient status line above the editor (a branch summary's progress)."""
+        self.status_line.show(text)
+
+    def clear_status(self) -> None:
+        """Remove the status line (back to "Working..." while the agent runs)."""
+        if self.working:
+            self.status_line.show("Working...")
+        else:
+            self.status_line.clear()
+
     def set_working(self, working: bool) -> None:
         """Agent run started/ended: status line and the editor's mode hint."""
         self.working = working

@@ -54,6 +54,7 @@ BUILTIN_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("name", "Set or show the session name", "[name]"),
     SlashCommand("session", "Show session info and stats"),
     SlashCommand("compact", "Compact the context now", "[instructions]"),
+    SlashCommand("tree", "Navigate the session tree: jump to any point, label entries"),
     SlashCommand("export", "Export the session to HTML (Markdown for a .md path)", "[path]"),
     SlashCommand("copy", "Copy the last answer to the clipboard"),
     SlashCommand("theme", "Switch theme", "[name]"),

@@ -35,7 +35,23 @@ DEFAULT_KEYS: dict[str, list[str]] = {
     "app.scroll.bottom": ["ctrl+end"],
     "app.history.prev": ["up"],
     "app.history.next": ["down"],
+    # pi's session-tree keys (docs/keybindings.md "Tree Navigation"): scoped to the /tree screen
+    "app.session.tree": [],
+    "app.tree.foldOrUp": ["ctrl+left", "alt+left"],
+    "app.tree.unfoldOrDown": ["ctrl+right", "alt+right"],
+    "app.tree.editLabel": ["shift+l"],
+    "app.tree.toggleLabelTimestamp": ["shift+t"],
+    "app.tree.filter.default": ["ctrl+d"],
+    "app.tree.filter.noTools": ["ctrl+t"],
+    "app.tree.filter.userOnly": ["ctrl+u"],
+    "app.tree.filter.labeledOnly": ["ctrl+l"],
+    "app.tree.filter.all": ["ctrl+a"],
+    "app.tree.filter.cycleForward": ["ctrl+o"],
+    "app.tree.filter.cycleBackward": ["ctrl+shift+o"],
 }
+
+SCOPED_PREFIXES: tuple[str, ...] = ("app.tree.",)
+"""Actions that only a screen of their own runs (``Keymap.scoped_action_for``); the editor never sees them."""
 
 DESCRIPTIONS: dict[str, str] = {
     "tui.input.submit": "Send (idle) / queue a steering message (while working)",
@@ -59,6 +75,18 @@ DESCRIPTIONS: dict[str, str] = {
     "app.scroll.bottom": "Scroll to the bottom (follow again)",
     "app.history.prev": "Previous prompt (empty editor or first line)",
     "app.history.next": "Next prompt",
+    "app.session.tree": "Session tree (/tree)",
+    "app.tree.foldOrUp": "Tree: fold the branch, or jump to the previous branch start",
+    "app.tree.unfoldOrDown": "Tree: unfold the branch, or jump to the next branch start",
+    "app.tree.editLabel": "Tree: set or clear the selected entry's label",
+    "app.tree.toggleLabelTimestamp": "Tree: show/hide label times",
+    "app.tree.filter.default": "Tree: default view",
+    "app.tree.filter.noTools": "Tree: hide tool results (toggle)",
+    "app.tree.filter.userOnly": "Tree: user messages only (toggle)",
+    "app.tree.filter.labeledOnly": "Tree: labelled entries only (toggle)",
+    "app.tree.filter.all": "Tree: every entry (toggle)",
+    "app.tree.filter.cycleForward": "Tree: next filter",
+    "app.tree.filter.cycleBackward": "Tree: previous filter",
 }
 
 
@@ -72,7 +100,16 @@ class Keymap:
     def action_for(self, key: str) -> str | None:
         """The action id bound to ``key`` (Textual key name), or ``None``."""
         for action, keys in self.keys.items():
-            if key in keys:
+            if key in keys and not action.startswith(SCOPED_PREFIXES):
+                return action
+        return None
+
+    def scoped_action_for(self, key: str, prefix: str) -> str | None:
+        """The ``prefix``-scoped action (e.g. ``app.tree.``) bound to ``key``; a typed capital letter also
+        matches its ``shift+`` name (Textual reports Shift+L as ``L``)."""
+        names = {key, f"shift+{key.lower()}"} if len(key) == 1 and key.isupper() else {key}
+        for action, keys in self.keys.items():
+            if action.startswith(prefix) and names.intersection(keys):
                 return action
         return None
 

@@ -25,7 +25,9 @@ from pi_tui.coding.session.entries import (
     SessionEntryBase,
 )
 from pi_tui.coding.session.tool_results import INTERRUPTED_TEXT
+from pi_tui.tui.entry_labels import MessageLabels
 from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.label_item import LabelItem
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
     AssistantItem,
@@ -198,11 +200,15 @@ class _ItemBuilder:
         return self.items[start:]
 
 
-def items_from_messages(messages: list[Any]) -> list[TranscriptItem]:
-    """All items for a finished message list, tool results attached to their calls."""
+def items_from_messages(messages: list[Any], labels: MessageLabels | None = None) -> list[TranscriptItem]:
+    """All items for a finished message list, tool results attached to their calls; a message with a label
+    (``labels``) gets a :class:`LabelItem` right before its items."""
     builder = _ItemBuilder()
     for message in messages:
-        builder.add(message)
+        new = builder.add(message)
+        label = labels.for_message(message) if labels else None
+        if label and new:
+            builder.items.insert(len(builder.items) - len(new), LabelItem(label))
     return builder.items
 
 
@@ -219,7 +225,7 @@ def _entry_message(entry: SessionEntryBase) -> Any:
     return None
 
 
-def items_from_branch(branch: list[SessionEntryBase]) -> list[TranscriptItem]:
+def items_from_branch(branch: list[SessionEntryBase], labels: MessageLabels | None = None) -> list[TranscriptItem]:
     """Items for a whole session branch (root -> leaf), compacted history included (issue 9 item 4).
 
     Each compaction entry gets a summary item placed where its kept messages start (as the LLM context has it,
@@ -245,7 +251,13 @@ def items_from_branch(branch: list[SessionEntryBase]) -> list[TranscriptItem]:
             continue
         message = _entry_message(entry)
         if message is not None:
-            for item in builder.add(message):
+            new = builder.add(message)
+            label = labels.for_entry(entry) if labels else None
+            if label and new:
+                tag = LabelItem(label)
+                builder.items.insert(len(builder.items) - len(new), tag)
+                new = [tag, *new]
+            for item in new:
                 made_at[id(item)] = k
     return builder.items
 
@@ -273,16 +285,20 @@ def _session_items(session: Any) -> list[TranscriptItem]:
     """
     messages = list(getattr(session, "messages", None) or [])
     manager = getattr(session, "session_manager", None)
+    try:
+        labels = MessageLabels(manager) if manager is not None else None
+    except Exception:  # a manager without labels (a test double) or a broken file: no label lines
+        labels = None
     if manager is None or not messages or role_of(messages[0]) != "compactionSummary":
-        return items_from_messages(messages)
+        return items_from_messages(messages, labels)
     try:
         branch = list(manager.get_branch())
         context = manager.build_session_context(include_ui=True, close_interrupted=True).messages
     except Exception:  # a broken session file must not cost the transcript
-        return items_from_messages(messages)
+        return items_from_messages(messages, labels)
     if not any(isinstance(e, CompactionEntry) for e in branch):
-        return items_from_messages(messages)
-    items = items_from_branch(branch)
+        return items_from_messages(messages, labels)
+    items = items_from_branch(branch, labels)
     if len(messages) > len(context):
         builder = _ItemBuilder()
         builder.items = items

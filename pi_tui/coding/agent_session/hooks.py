@@ -105,6 +105,15 @@ class SessionHooks:
     """``session_before_fork(entry_id) -> bool`` (True cancels): before a fork. Called in
     ``SessionSwitcher.fork`` only."""
 
+    session_before_tree: Callable[[Any, Any], MaybeAwaitable] | None = None
+    """``session_before_tree(preparation, signal) -> dict | None``: before tree navigation (always, summary
+    or not); ``{"cancel": True}`` cancels, ``{"summary": {"summary", "details"?}}`` supplies the summary,
+    ``customInstructions``/``replaceInstructions``/``label`` override. Called in ``TreeNavigator.navigate``."""
+
+    session_tree: Callable[[Any], MaybeAwaitable] | None = None
+    """``session_tree(event)`` after the leaf moved (a ``SessionTreeEvent``). Called in
+    ``TreeNavigator.navigate`` only."""
+
     session_start: Callable[[str], MaybeAwaitable] | None = None
     """``session_start(reason)``: ``startup`` (``AgentSession.start``, called by the modes), ``new``,
     ``resume``, ``fork`` or ``clone`` (``SessionSwitcher``, after the switch)."""

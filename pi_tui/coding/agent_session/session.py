@@ -47,6 +47,7 @@ from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.agent_session.stats import SessionStats
 from pi_tui.coding.agent_session.switching import SessionSwitcher
 from pi_tui.coding.agent_session.tools import ToolRegistry
+from pi_tui.coding.agent_session.tree_navigation import TreeNavigator
 from pi_tui.coding.agent_session.ui_messages import UiMessages
 from pi_tui.coding.agent_session.user_bash import UserBashRunner
 from pi_tui.coding.agent_session.wiring import (
@@ -162,6 +163,10 @@ class AgentSession:
             restore_from_context=self._models.restore_from_context, loaded=self._file_loaded,
             emit=self._emit, hooks=self.hooks,
         )
+        self._tree = TreeNavigator(
+            agent=agent, session_manager=manager, models=models, reserve_tokens=self._branch_reserve_tokens,
+            emit=self._emit, hooks=self.hooks,
+        )
         agent.convert_to_llm = self._convert_to_llm
         AgentSeams(self.hooks).install(agent)  # seams: context, tool_call, tool_result
         agent.get_api_key = api_key_lookup(agent, models)
@@ -180,6 +185,10 @@ class AgentSession:
 
     def _wait(self, seconds: float) -> Any:
         return self._sleep(seconds)  # looked up per call: tests replace ``session._sleep``
+
+    def _branch_reserve_tokens(self) -> int:
+        settings = self.settings_manager
+        return int(settings.get_branch_summary_settings()["reserveTokens"]) if settings is not None else 16384
 
     def _file_loaded(self, last_assistant: AssistantMessage | None) -> None:
         self._ui.new_file()
@@ -323,6 +332,7 @@ class AgentSession:
         """Cancel a retry wait or compaction, abort the run and wait until the agent is idle."""
         self.abort_retry()
         self.abort_compaction()
+        self._tree.abort()
         self.agent.abort()
         await self.agent.wait_for_idle()
 
@@ -501,6 +511,34 @@ class AgentSession:
     async def clone(self) -> None:
         """New session holding a copy of the current branch."""
         await self._switcher.clone()
+
+    # ------------------------------------------------------------------ the session tree (TreeNavigator)
+
+    async def navigate_tree(self, target_id: str, *, summarize: bool = False,
+                            custom_instructions: str | None = None, replace_instructions: bool = False,
+                            label: str | None = None) -> dict[str, Any]:
+        """Move the leaf to ``target_id`` (pi's ``navigateTree``; :meth:`TreeNavigator.navigate`): returns
+        ``{cancelled, aborted?, editorText?, summaryEntry?}``."""
+        return await self._tree.navigate(target_id, summarize=summarize, custom_instructions=custom_instructions,
+                                         replace_instructions=replace_instructions, label=label)
+
+    def branch_entries_to_summarize(self, target_id: str) -> int:
+        """How many entries leaving the leaf for ``target_id`` would summarise (0: nothing to offer)."""
+        return len(self._tree.entries_to_summarize(target_id).entries)
+
+    @property
+    def is_summarizing_branch(self) -> bool:
+        """True while a branch summary request runs."""
+        return self._tree.is_summarizing
+
+    def abort_branch_summary(self) -> None:
+        """Cancel a running branch summary (navigation is then cancelled)."""
+        self._tree.abort()
+
+    def set_entry_label(self, entry_id: str, label: str | None) -> None:
+        """Set (or clear with None/empty) the label of ``entry_id`` (a ``label`` entry; pi's ``setLabel``);
+        raises ``KeyError`` (``EntryNotFoundError``) for an unknown id."""
+        self.session_manager.append_label_change(entry_id, label)
 
     def export_markdown(self, path: str | None = None) -> str:
         """Write the transcript as Markdown; returns the path (default: next to the session, or cwd)."""

@@ -130,7 +130,8 @@ class TreeViewNode:
 @dataclass
 class SessionTreeView:
     """The filtered tree: ``roots``, the session ``leaf_id``, ``current_id`` (the node carrying the active
-    mark, or None), the ``filter_mode`` and ``search`` used, and ``total`` (entries in the session)."""
+    mark, or None), the ``filter_mode`` and ``search`` used, ``total`` (entries in the session) and
+    ``parents`` (every entry's own ``parentId``, hidden ones included)."""
 
     roots: list[TreeViewNode]
     leaf_id: str | None
@@ -138,6 +139,7 @@ class SessionTreeView:
     filter_mode: TreeFilterMode
     search: str = ""
     total: int = 0
+    parents: dict[str, str | None] = field(default_factory=dict)
 
     def flat(self) -> list[TreeViewNode]:
         """Visible nodes in display order (pre-order, active branch first)."""
@@ -152,6 +154,20 @@ class SessionTreeView:
     def find(self, entry_id: str) -> TreeViewNode | None:
         """The visible node of ``entry_id`` (None when hidden or unknown)."""
         return next((node for node in self.flat() if node.id == entry_id), None)
+
+    def nearest_visible(self, entry_id: str | None) -> str | None:
+        """``entry_id`` if shown, else its nearest shown ancestor, else the last shown node (pi's
+        ``findNearestVisibleIndex``); None when nothing is shown."""
+        flat = self.flat()
+        shown = {node.id for node in flat}
+        seen: set[str] = set()
+        current = entry_id
+        while current is not None and current not in seen:
+            if current in shown:
+                return current
+            seen.add(current)
+            current = self.parents.get(current)
+        return flat[-1].id if flat else None
 
 
 @dataclass
@@ -461,6 +477,7 @@ def tree_view_of_entries(
         filter_mode=mode,
         search=search,
         total=len(entries),
+        parents={entry.id: entry.parent_id for entry in entries},
     )
 
 

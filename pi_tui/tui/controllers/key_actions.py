@@ -56,6 +56,7 @@ class KeyActions:
             "app.model.cycleForward": lambda: self.cycle_model("forward"),
             "app.model.cycleBackward": lambda: self.cycle_model("backward"),
             "app.model.select": lambda: self._run_slash("/model"),
+            "app.session.tree": lambda: self._run_slash("/tree"),
             "app.tools.expand": self.toggle_expand,
             "app.thinking.toggle": self.toggle_thinking,
             "app.tools.panel": self.toggle_tools,
@@ -96,6 +97,9 @@ class KeyActions:
             return
         if host.compacting or session.is_compacting:
             session.abort_compaction()  # temporary override: Escape cancels the compaction
+            return
+        if session.is_summarizing_branch:
+            session.abort_branch_summary()  # temporary override: Escape cancels the branch summary (pi)
             return
         if host.working or session.is_streaming:
             steering, follow = queued_texts(session.clear_queue())

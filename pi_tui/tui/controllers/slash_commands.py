@@ -17,6 +17,7 @@ from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui import clipboard
 from pi_tui.tui.commands import BUILTIN_COMMANDS
 from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.tree_command import TreeCommand
 from pi_tui.tui.keymap import DESCRIPTIONS
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
@@ -46,6 +47,7 @@ class SlashCommandHandlers:
         self._quit = quit
         self._run_command = run_command
         self._command_usages = command_usages
+        self.tree_command = TreeCommand(host)
 
     def handlers(self) -> dict[str, Handler]:
         """``{name: handler(arg, context)}`` for every built-in command (``commands.BUILTIN_COMMANDS``)."""
@@ -53,7 +55,7 @@ class SlashCommandHandlers:
             "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
             "theme": self.theme, "tools": self.tools, "mcp": self.mcp, "hotkeys": self.hotkeys,
-            "quit": self.quit,
+            "quit": self.quit, "tree": self.tree_command.run,
         }
 
     def register(self, registry: CommandRegistry) -> list[str]:

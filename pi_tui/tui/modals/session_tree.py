@@ -1,0 +1,344 @@
+"""The ``/tree`` screen: the whole session tree in a Textual ``Tree`` (pi 0.73.1 tree selector; pi
+docs/sessions.md "Branching with /tree", docs/keybindings.md "Tree Navigation").
+
+The model (filters, previews, the active path, the layout) is :mod:`pi_tui.coding.session.tree_view`; this
+screen draws it and takes pi's keys (all from the keymap, ``app.tree.*``): ↑/↓ move, ←/→ page, Ctrl/Alt+←/→
+fold/unfold or jump between branches, Shift+L edit the label, Shift+T label times, Ctrl+D/T/U/L/A filters
+(default, no-tools, user-only, labeled-only, all; the last four toggle back to default), Ctrl+O /
+Ctrl+Shift+O cycle them, typing searches (Backspace edits, Escape clears the search, then closes), Enter
+selects. Each line: ``• `` on the active path, ``[label]`` (and its time with Shift+T), the entry's time,
+pi's one-line text, and ``← active`` on the current position.
+
+Dismisses with the chosen entry id (str) or ``None``. Labels are changed through ``on_label(entry_id,
+label_or_None)`` (the caller writes the ``label`` entry), and the screen redraws from ``build_view``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, Tree
+from textual.widgets.tree import TreeNode
+
+from pi_tui.coding.session.entries import iso_to_ms
+from pi_tui.coding.session.tree_view import (
+    FILTER_TAGS,
+    SessionTreeView,
+    TreeViewNode,
+    display_tree,
+    next_filter_mode,
+)
+from pi_tui.tui.keymap import Keymap
+from pi_tui.tui.theme_loader import PiTheme
+
+STYLE_TOKENS = {
+    "user": "accent", "assistant": "success", "tool": "muted", "bash": "dim", "custom": "customMessageLabel",
+    "compaction": "borderAccent", "branch_summary": "warning", "meta": "dim", "error": "error", "muted": "muted",
+}
+"""The pi theme token per :class:`TreeViewNode` ``style`` (pi's tree-selector colours)."""
+
+TOGGLE_FILTERS = {
+    "app.tree.filter.noTools": "no-tools", "app.tree.filter.userOnly": "user-only",
+    "app.tree.filter.labeledOnly": "labeled-only", "app.tree.filter.all": "all",
+}
+
+
+def format_time(iso: str, now: datetime | None = None) -> str:
+    """pi's short time of an ISO timestamp in local time: ``HH:MM`` today, ``M/D HH:MM`` this year, else
+    ``YY/M/D HH:MM`` (pi's ``formatLabelTimestamp``); "" for an unparsable one."""
+    ms = iso_to_ms(iso)
+    if not ms:
+        return ""
+    moment = datetime.fromtimestamp(ms / 1000).astimezone()
+    current = (now or datetime.now()).astimezone()
+    time = f"{moment.hour:02d}:{moment.minute:02d}"
+    if moment.date() == current.date():
+        return time
+    if moment.year == current.year:
+        return f"{moment.month}/{moment.day} {time}"
+    return f"{moment.year % 100:02d}/{moment.month}/{moment.day} {time}"
+
+
+def node_label(node: TreeViewNode, theme: PiTheme, *, show_label_time: bool, now: datetime | None) -> Text:
+    """The Rich text of one tree line (module docstring)."""
+    line = Text()
+    if node.on_active_path:
+        line.append("• ", theme.fg("accent"))
+    if node.label:
+        line.append(f"[{node.label}] ", theme.fg("warning"))
+        if show_label_time and node.label_timestamp:
+            line.append(f"{format_time(node.label_timestamp, now)} ", theme.fg("muted"))
+    stamp = format_time(node.timestamp, now)
+    if stamp:
+        line.append(f"{stamp} ", theme.fg("dim"))
+    token = STYLE_TOKENS.get(node.style, "dim")
+    if node.prefix:
+        prefix_token = "success" if node.style in ("error", "muted") and node.role == "assistant" else token
+        line.append(node.prefix, theme.fg(prefix_token))
+        text_style = theme.fg(token) if node.style in ("error", "muted") else Style()
+        line.append(node.text, text_style)
+    else:
+        line.append(node.text, theme.fg(token))
+    if node.is_current:
+        line.append("  ← active", theme.fg("accent", bold=True))
+    return line
+
+
+class SessionTree(Tree[str]):
+    """The Tree of the screen; printable keys go to the screen's search instead of Tree's bindings."""
+
+    def __init__(self, on_type: Callable[[events.Key], bool], **kwargs: Any) -> None:
+        super().__init__("session", **kwargs)
+        self._on_type = on_type
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 3
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self._on_type(event):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+
+class SessionTreeScreen(ModalScreen[str | None]):
+    """``build_view(filter_mode, search)`` gives the :class:`SessionTreeView` to draw; ``keymap`` the keys;
+    ``theme`` the colours; ``on_label(entry_id, label)`` stores a label (None clears); ``filter_mode`` the
+    start mode (settings ``treeFilterMode``); ``selected_id`` the entry to start on (default: the current
+    position); ``now`` fixes the clock (snapshots)."""
+
+    DEFAULT_CSS = """
+    SessionTreeScreen { align: center middle; }
+    SessionTreeScreen > Vertical {
+        width: 100%; height: 100%; border: round $accent; background: $surface; padding: 0 1;
+    }
+    SessionTreeScreen #tree-title { text-style: bold; height: 1; }
+    SessionTreeScreen #tree-hint { color: $text-muted; height: auto; }
+    SessionTreeScreen #tree-search { color: $text-muted; height: 1; }
+    SessionTreeScreen SessionTree { height: 1fr; background: $surface; }
+    SessionTreeScreen #tree-status { color: $text-muted; height: 1; }
+    """
+
+    def __init__(
+        self,
+        build_view: Callable[[str, str], SessionTreeView],
+        keymap: Keymap,
+        theme: PiTheme,
+        *,
+        on_label: Callable[[str, str | None], None] | None = None,
+        filter_mode: str = "default",
+        selected_id: str | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        super().__init__()
+        self._build_view = build_view
+        self.keymap = keymap
+        self.pi_theme = theme
+        self._on_label = on_label
+        self.filter_mode = filter_mode
+        self.search = ""
+        self.show_label_time = False
+        self._selected_id = selected_id
+        self._now = now
+        self.view: SessionTreeView = build_view(filter_mode, "")
+        self._tree_nodes: dict[str, TreeNode[str]] = {}
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        km = self.keymap
+        filters = "/".join(km.first(a) for a in (
+            "app.tree.filter.default", "app.tree.filter.noTools", "app.tree.filter.userOnly",
+            "app.tree.filter.labeledOnly", "app.tree.filter.all"))
+        hint = (f"↑/↓ move · ←/→ page · {km.first('app.tree.foldOrUp')}/{km.first('app.tree.unfoldOrDown')} "
+                f"fold/branch · {km.first('app.tree.editLabel')} label · {filters} filters "
+                f"({km.first('app.tree.filter.cycleForward')}/{km.first('app.tree.filter.cycleBackward')} cycle) · "
+                f"{km.first('app.tree.toggleLabelTimestamp')} label time · Enter select · Esc close")
+        with Vertical():
+            yield Static("Session Tree", id="tree-title", markup=False)
+            yield Static(hint, id="tree-hint", markup=False)
+            yield Static("Type to search:", id="tree-search", markup=False)
+            yield SessionTree(self._typed, id="session-tree")
+            yield Static("", id="tree-status", markup=False)
+
+    @property
+    def session_tree(self) -> SessionTree:
+        """The Tree widget."""
+        return self.query_one(SessionTree)
+
+    def on_mount(self) -> None:
+        self._populate(self._selected_id or self.view.current_id)
+        self.session_tree.focus()
+
+    def _populate(self, select_id: str | None) -> None:
+        tree = self.session_tree
+        tree.clear()
+        self._tree_nodes = {}
+        stack: list[tuple[TreeNode[str], Any]] = [(tree.root, row) for row in reversed(display_tree(self.view.roots))]
+        while stack:
+            parent, row = stack.pop()
+            label = node_label(row.node, self.pi_theme, show_label_time=self.show_label_time, now=self._now)
+            if row.children:
+                item = parent.add(label, data=row.node.id, expand=True)
+                stack.extend((item, child) for child in reversed(row.children))
+            else:
+                item = parent.add_leaf(label, data=row.node.id)
+            self._tree_nodes[row.node.id] = item
+        tree.root.expand()
+        target = self.view.nearest_visible(select_id)
+        if target is not None:
+            self.call_after_refresh(self._move_to, target)
+        self._update_status()
+
+    def _move_to(self, entry_id: str) -> None:
+        node = self._tree_nodes.get(entry_id)
+        if node is not None:
+            self.session_tree.move_cursor(node)
+            self._update_status()
+
+    def _update_status(self) -> None:
+        flat = self.view.flat()
+        cursor = self.session_tree.cursor_node
+        position = 0
+        if cursor is not None and cursor.data is not None:
+            position = next((i + 1 for i, n in enumerate(flat) if n.id == cursor.data), 0)
+        tags = FILTER_TAGS.get(self.filter_mode, "")
+        extra = (" " + tags if tags else "") + (" [+label time]" if self.show_label_time else "")
+        text = f"({position}/{len(flat)}){extra}" if flat else f"No entries found (0/0){extra}"
+        self.query_one("#tree-status", Static).update(text)
+        self.query_one("#tree-search", Static).update(f"Type to search: {self.search}")
+
+    def refresh_view(self, keep_id: str | None = None) -> None:
+        """Rebuild from the session with the current filter and search, keeping the selection."""
+        cursor = self.session_tree.cursor_node
+        keep = keep_id or (cursor.data if cursor is not None else None)
+        self.view = self._build_view(self.filter_mode, self.search)
+        self._populate(keep)
+
+    @property
+    def selected_id(self) -> str | None:
+        """The entry under the cursor."""
+        cursor = self.session_tree.cursor_node
+        return cursor.data if cursor is not None else None
+
+    # ------------------------------------------------------------------ keys
+    def _typed(self, event: events.Key) -> bool:
+        """Keys the Tree gets first: the screen's actions and the search. True when handled."""
+        action = self.keymap.scoped_action_for(event.key, "app.tree.")
+        if action is not None:
+            self.run_tree_action(action)
+            return True
+        key = event.key
+        if key == "escape":
+            if self.search:
+                self.search = ""
+                self.refresh_view()
+            else:
+                self.dismiss(None)
+            return True
+        if key == "backspace":
+            if self.search:
+                self.search = self.search[:-1]
+                self.refresh_view()
+            return True
+        if key in ("left", "right", "pageup", "pagedown"):
+            self._page(-1 if key in ("left", "pageup") else 1)
+            return True
+        if event.is_printable and event.character and key not in ("enter", "tab"):
+            self.search += event.character
+            self.refresh_view()
+            return True
+        return False
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
+        event.stop()
+        self._update_status()
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[str]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self.dismiss(event.node.data)
+
+    def _page(self, direction: int) -> None:
+        tree = self.session_tree
+        page = max(1, tree.size.height - 1)
+        line = max(0, min(tree.last_line, tree.cursor_line + direction * page))
+        tree.move_cursor_to_line(line)
+
+    def run_tree_action(self, action: str) -> None:
+        """Run one ``app.tree.*`` action (module docstring)."""
+        if action == "app.tree.filter.default":
+            self._set_filter("default")
+        elif action in TOGGLE_FILTERS:
+            mode = TOGGLE_FILTERS[action]
+            self._set_filter("default" if self.filter_mode == mode else mode)
+        elif action == "app.tree.filter.cycleForward":
+            self._set_filter(next_filter_mode(self.filter_mode, 1))
+        elif action == "app.tree.filter.cycleBackward":
+            self._set_filter(next_filter_mode(self.filter_mode, -1))
+        elif action == "app.tree.toggleLabelTimestamp":
+            self.show_label_time = not self.show_label_time
+            self.refresh_view()
+        elif action == "app.tree.editLabel":
+            self._edit_label()
+        elif action == "app.tree.foldOrUp":
+            self._fold_or_up()
+        elif action == "app.tree.unfoldOrDown":
+            self._unfold_or_down()
+
+    def _set_filter(self, mode: str) -> None:
+        self.filter_mode = mode
+        self.refresh_view()
+
+    def _fold_or_up(self) -> None:
+        tree = self.session_tree
+        node = tree.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+            return
+        parent = node.parent
+        if parent is not None and parent is not tree.root:
+            tree.move_cursor(parent)
+
+    def _unfold_or_down(self) -> None:
+        tree = self.session_tree
+        node = tree.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and not node.is_expanded:
+            node.expand()
+            return
+        for line in range(tree.cursor_line + 1, tree.last_line + 1):
+            candidate = tree.get_node_at_line(line)
+            if candidate is not None and candidate.allow_expand:
+                tree.move_cursor(candidate)
+                return
+        tree.move_cursor_to_line(tree.last_line)
+
+    def _edit_label(self) -> None:
+        from pi_tui.tui.modals.text_prompt import TextPromptModal
+
+        entry_id = self.selected_id
+        if entry_id is None or self._on_label is None:
+            return
+        node = self.view.find(entry_id)
+        current = node.label if node is not None else None
+        on_label = self._on_label
+
+        def done(value: str | None) -> None:
+            if value is None:
+                return
+            on_label(entry_id, value.strip() or None)
+            self.refresh_view(entry_id)
+
+        self.app.push_screen(TextPromptModal("Label (empty to remove):", prefill=current or ""), done)
