@@ -57,7 +57,7 @@ def _lines(screen: SessionTreeScreen) -> list[str]:
 
 def _texts(screen: SessionTreeScreen) -> list[str]:
     """The user texts shown (markers and times left out)."""
-    return [line.split("user: ")[-1].removesuffix("  ← active") for line in _lines(screen) if "user: " in line]
+    return [line.split("user: ")[-1] for line in _lines(screen) if "user: " in line]
 
 
 async def test_tree_jump_back_and_prompt_again_makes_a_branch(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ async def test_tree_jump_back_and_prompt_again_makes_a_branch(tmp_path: Path) ->
         screen = await _open_tree(pilot)
         lines = _lines(screen)
         assert any("user: first question" in line for line in lines)
-        assert any("assistant: answer two" in line and "← active" in line for line in lines)
+        assert any("assistant: answer two" in line and line.startswith("▶ ") for line in lines)
         assert screen.query_one("#tree-status").render().plain.startswith("(4/4)")  # type: ignore[attr-defined]
         # move to "second question" and press Enter: the branch left has entries, so pi's question comes
         ids = _user_ids(session)
@@ -94,7 +94,7 @@ async def test_tree_jump_back_and_prompt_again_makes_a_branch(tmp_path: Path) ->
         # the active branch first, the old one after it
         active = next(i for i, line in enumerate(lines) if "second question, reworded" in line)
         old = next(i for i, line in enumerate(lines) if "user: second question" in line and "reworded" not in line)
-        assert active < old and "• " in lines[active] and "• " not in lines[old]
+        assert active < old and lines[active].startswith("• ") and not lines[old].startswith(("• ", "▶ "))
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, SessionTreeScreen))
 
@@ -185,3 +185,24 @@ async def test_summarize_writes_a_branch_summary_at_the_new_position(tmp_path: P
         assert "the abandoned work" in summaries[0].summary
         assert "[branch summary]" in transcript_text(app)  # shown (collapsed) where the branch continues
         assert app.prompt_input.text == ""
+
+
+async def test_keys_in_one_burst_run_in_order(tmp_path: Path) -> None:
+    """``Up L`` arriving together (a fast typist, tmux send-keys): the label goes on the entry the cursor
+    reached, not the one it started on (Tree's own bindings ran after the screen's keys)."""
+    from textual import events
+
+    session, _ = make_session(tmp_path, [faux_assistant_message("reply one"), faux_assistant_message("reply two")])
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await _prompt(pilot, "first")
+        await _prompt(pilot, "second")
+        screen = await _open_tree(pilot)
+        tree = screen.session_tree
+        for key, char in (("up", None), ("L", "L")):
+            tree.post_message(events.Key(key, char))
+        await wait_until(pilot, lambda: isinstance(app.screen, TextPromptModal))
+        await pilot.press(*"here", "enter")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert session.session_manager.get_label(_user_ids(session)["second"]) == "here"

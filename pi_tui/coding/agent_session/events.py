@@ -121,6 +121,9 @@ SESSION_EVENT_TYPES = frozenset(
         "session_info_changed",
         "thinking_level_changed",
         "model_changed",
+        "session_tree",  # agent_session/tree_navigation.py
+        "branch_summary_start",
+        "branch_summary_end",
     }
 )
 

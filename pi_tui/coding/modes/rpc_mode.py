@@ -26,6 +26,7 @@ from typing import Any
 
 from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import message_to_json
+from pi_tui.coding.modes import rpc_tree
 from pi_tui.coding.modes.json_mode import JsonLineWriter
 from pi_tui.coding.modes.rpc_commands import rpc_commands
 from pi_tui.coding.modes.rpc_extension_ui import RpcExtensionUI
@@ -89,6 +90,8 @@ class RpcServer:
             "set_session_name": RpcServer._set_session_name,
             "get_messages": RpcServer._get_messages,
             "get_commands": RpcServer._get_commands,
+            "get_session_tree": lambda server, command: rpc_tree.get_session_tree(server.session, command),
+            "navigate_tree": lambda server, command: rpc_tree.navigate_tree(server.session, command),
         }
 
     # ------------------------------------------------------------------ framing

@@ -6,8 +6,8 @@ screen draws it and takes pi's keys (all from the keymap, ``app.tree.*``): ↑/�
 fold/unfold or jump between branches, Shift+L edit the label, Shift+T label times, Ctrl+D/T/U/L/A filters
 (default, no-tools, user-only, labeled-only, all; the last four toggle back to default), Ctrl+O /
 Ctrl+Shift+O cycle them, typing searches (Backspace edits, Escape clears the search, then closes), Enter
-selects. Each line: ``• `` on the active path, ``[label]`` (and its time with Shift+T), the entry's time,
-pi's one-line text, and ``← active`` on the current position.
+selects. Each line: ``▶ `` on the current position, ``• `` on the rest of the active path, ``[label]`` (and its
+time with Shift+T), the entry's time, pi's one-line text.
 
 Dismisses with the chosen entry id (str) or ``None``. Labels are changed through ``on_label(entry_id,
 label_or_None)`` (the caller writes the ``label`` entry), and the screen redraws from ``build_view``.
@@ -45,6 +45,9 @@ STYLE_TOKENS = {
 }
 """The pi theme token per :class:`TreeViewNode` ``style`` (pi's tree-selector colours)."""
 
+FIXED_NOW: datetime | None = None
+"""Snapshot tests set a fixed, time-zone-aware clock here; None: the real clock."""
+
 TOGGLE_FILTERS = {
     "app.tree.filter.noTools": "no-tools", "app.tree.filter.userOnly": "user-only",
     "app.tree.filter.labeledOnly": "labeled-only", "app.tree.filter.all": "all",
@@ -57,8 +60,8 @@ def format_time(iso: str, now: datetime | None = None) -> str:
     ms = iso_to_ms(iso)
     if not ms:
         return ""
-    moment = datetime.fromtimestamp(ms / 1000).astimezone()
-    current = (now or datetime.now()).astimezone()
+    current = (now or datetime.now()).astimezone()  # an aware ``now`` also fixes the time zone (snapshots)
+    moment = datetime.fromtimestamp(ms / 1000).astimezone(current.tzinfo)
     time = f"{moment.hour:02d}:{moment.minute:02d}"
     if moment.date() == current.date():
         return time
@@ -70,7 +73,9 @@ def format_time(iso: str, now: datetime | None = None) -> str:
 def node_label(node: TreeViewNode, theme: PiTheme, *, show_label_time: bool, now: datetime | None) -> Text:
     """The Rich text of one tree line (module docstring)."""
     line = Text()
-    if node.on_active_path:
+    if node.is_current:
+        line.append("▶ ", theme.fg("accent", bold=True))  # at the front: a long line is cut at the right
+    elif node.on_active_path:
         line.append("• ", theme.fg("accent"))
     if node.label:
         line.append(f"[{node.label}] ", theme.fg("warning"))
@@ -87,8 +92,6 @@ def node_label(node: TreeViewNode, theme: PiTheme, *, show_label_time: bool, now
         line.append(node.text, text_style)
     else:
         line.append(node.text, theme.fg(token))
-    if node.is_current:
-        line.append("  ← active", theme.fg("accent", bold=True))
     return line
 
 
@@ -148,7 +151,7 @@ class SessionTreeScreen(ModalScreen[str | None]):
         self.search = ""
         self.show_label_time = False
         self._selected_id = selected_id
-        self._now = now
+        self._now = now or FIXED_NOW
         self.view: SessionTreeView = build_view(filter_mode, "")
         self._tree_nodes: dict[str, TreeNode[str]] = {}
 
@@ -231,12 +234,25 @@ class SessionTreeScreen(ModalScreen[str | None]):
 
     # ------------------------------------------------------------------ keys
     def _typed(self, event: events.Key) -> bool:
-        """Keys the Tree gets first: the screen's actions and the search. True when handled."""
+        """Every key the Tree gets, handled here in arrival order (Tree's own bindings would run only once the
+        key has bubbled up to the app, after later keys: ``Up Up L`` labelled the entry before the moves).
+        True when handled."""
         action = self.keymap.scoped_action_for(event.key, "app.tree.")
         if action is not None:
             self.run_tree_action(action)
             return True
         key = event.key
+        tree = self.session_tree
+        if key in ("up", "down", "enter", "home", "end"):
+            if key == "up":
+                tree.action_cursor_up()
+            elif key == "down":
+                tree.action_cursor_down()
+            elif key == "enter":
+                tree.action_select_cursor()
+            else:
+                tree.move_cursor_to_line(0 if key == "home" else tree.last_line)
+            return True
         if key == "escape":
             if self.search:
                 self.search = ""
@@ -252,7 +268,7 @@ class SessionTreeScreen(ModalScreen[str | None]):
         if key in ("left", "right", "pageup", "pagedown"):
             self._page(-1 if key in ("left", "pageup") else 1)
             return True
-        if event.is_printable and event.character and key not in ("enter", "tab"):
+        if event.is_printable and event.character and key != "tab":
             self.search += event.character
             self.refresh_view()
             return True
