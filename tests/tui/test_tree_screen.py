@@ -206,3 +206,21 @@ async def test_keys_in_one_burst_run_in_order(tmp_path: Path) -> None:
         await pilot.press(*"here", "enter")
         await wait_until(pilot, lambda: app.screen is screen)
         assert session.session_manager.get_label(_user_ids(session)["second"]) == "here"
+
+
+async def test_hotkeys_and_the_palette_list_the_tree(tmp_path: Path) -> None:
+    session, _ = make_session(tmp_path, [])
+    keymap = Keymap()
+    keymap.keys["app.session.tree"] = ["f7"]  # pi's app.session.tree, unbound by default, bound here
+    app = make_app(session, keymap=keymap)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.set_text("/hotkeys")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        text = transcript_text(app)
+        assert "Shift+L" in text and "Tree: set or clear the selected entry's label" in text
+        assert "/tree" in text
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: "No entries in session" in transcript_text(app)
+                         or isinstance(app.screen, SessionTreeScreen))

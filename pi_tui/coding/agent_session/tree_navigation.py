@@ -36,6 +36,7 @@ from pi_tui.coding.compaction.branch_summary import (
     collect_entries_for_branch_summary,
     generate_branch_summary,
 )
+from pi_tui.coding.compaction.summary_retry import SummaryRetry
 from pi_tui.coding.messages import message_text
 from pi_tui.coding.session.entries import CustomMessageEntry, MessageEntry
 from pi_tui.coding.session.messages import message_role
@@ -87,7 +88,8 @@ class TreeNavigator:
     """Tree navigation of one session. ``agent``: its messages become the new branch's context;
     ``session_manager()``: the current SessionManager; ``models``: keys for the summariser;
     ``reserve_tokens()``: ``branchSummary.reserveTokens`` (read live); ``emit``: the session fan-out;
-    ``hooks``: ``session_before_tree`` / ``session_tree`` seams."""
+    ``hooks``: ``session_before_tree`` / ``session_tree`` seams; ``summary_retry()``: the retry policy of a
+    summary request (``Compactor.summary_retry("branchSummary")``; None: no retry)."""
 
     def __init__(
         self,
@@ -98,7 +100,9 @@ class TreeNavigator:
         reserve_tokens: Callable[[], int],
         emit: Callable[[Any], None],
         hooks: SessionHooks,
+        summary_retry: Callable[[], SummaryRetry | None] = lambda: None,
     ) -> None:
+        self._summary_retry = summary_retry
         self._agent = agent
         self._manager = session_manager
         self._models = models
@@ -176,7 +180,7 @@ class TreeNavigator:
                 result = await generate_branch_summary(
                     collected.entries, model, self._models.get_api_key(model), signal=controller.signal,
                     custom_instructions=custom_instructions, replace_instructions=replace_instructions,
-                    reserve_tokens=self._reserve_tokens(),
+                    reserve_tokens=self._reserve_tokens(), retry=self._summary_retry(),
                 )
                 self._emit(BranchSummaryEndEvent(target_id=target_id, aborted=result.aborted,
                                                  error_message=result.error))

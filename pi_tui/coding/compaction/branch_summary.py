@@ -36,6 +36,7 @@ from pi_tui.coding.session.entries import (
 from .prepare import _collect_file_ops
 from .serialize import serialize_conversation
 from .summarize import SUMMARIZATION_SYSTEM_PROMPT, format_file_operations
+from .summary_retry import SummaryRetry, request_with_retry
 from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -190,10 +191,12 @@ async def generate_branch_summary(
     custom_instructions: str | None = None,
     replace_instructions: bool = False,
     reserve_tokens: int = 16384,
+    retry: SummaryRetry | None = None,
 ) -> BranchSummaryResult:
     """Summarise ``entries`` with one ``complete_simple`` call (max 2048 output tokens, budget = the model's
-    context window (128,000 when unknown) minus ``reserve_tokens``). Never raises for a failed call: the
-    result says ``aborted`` or carries ``error``."""
+    context window (128,000 when unknown) minus ``reserve_tokens``), retried after a transient failure with
+    ``retry`` (pi 0.81.1, :mod:`.summary_retry`; None: once). Never raises for a failed call: the result says
+    ``aborted`` or carries ``error``."""
     budget = (model.context_window or 128000) - reserve_tokens
     messages, read, modified = prepare_branch_entries(entries, budget)
     if not messages:
@@ -202,7 +205,9 @@ async def generate_branch_summary(
     prompt = branch_summary_prompt(conversation, custom_instructions, replace_instructions)
     options = SimpleStreamOptions(max_tokens=SUMMARY_MAX_TOKENS, api_key=api_key, headers=headers, signal=signal)
     context = Context(system_prompt=SUMMARIZATION_SYSTEM_PROMPT, messages=[UserMessage(content=[TextContent(text=prompt)])])
-    reply = await complete_simple(model, context, options)
+    reply = await request_with_retry(
+        lambda: complete_simple(model, context, options), retry, signal, model.context_window
+    )
     if reply.stop_reason == "aborted" or (signal is not None and signal.aborted):
         return BranchSummaryResult(aborted=True)
     if reply.stop_reason == "error":

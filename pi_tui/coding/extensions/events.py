@@ -24,6 +24,8 @@ EXTENSION_EVENTS = (
     "session_before_fork",
     "session_before_compact",
     "session_compact",
+    "session_before_tree",
+    "session_tree",
     "resources_discover",
     "input",
     "before_agent_start",
@@ -105,6 +107,16 @@ class SessionCompactEvent:
     compaction_entry: Any = None
     from_extension: bool = False
     type: str = "session_compact"
+
+
+@dataclass
+class SessionBeforeTreeEvent:
+    """Before ``/tree`` (or RPC ``navigate_tree``) moves the leaf: ``preparation`` (pi's ``TreePreparation``)
+    and the summary's abort ``signal``; see ``pi_tui/coding/extensions/tree_hooks.py`` for the results."""
+
+    preparation: Any = None
+    signal: Any = None
+    type: str = "session_before_tree"
 
 
 @dataclass

@@ -51,6 +51,7 @@ from pi_tui.coding.extensions.events import (
 )
 from pi_tui.coding.extensions.runner import monotonic_ms
 from pi_tui.coding.extensions.runtime import ExtensionRuntime
+from pi_tui.coding.extensions.tree_hooks import install_tree_hooks
 
 _SOURCE: contextvars.ContextVar[tuple[str, bool]] = contextvars.ContextVar("pi_tui_prompt_source",
                                                                           default=("interactive", True))
@@ -145,6 +146,7 @@ class SessionExtensions:
         hooks.model_select = self.model_selected
         hooks.thinking_level_select = self.thinking_selected
         hooks.user_bash = self.user_bash
+        install_tree_hooks(hooks, runner)  # session_before_tree / session_tree (tree_hooks.py)
 
     # ------------------------------------------------------------------ agent seams
 

@@ -132,11 +132,11 @@ async def test_aborting_the_summary_cancels_the_navigation(tmp_path: Path, faux:
 
 
 async def test_a_failed_summary_raises_and_keeps_the_leaf(tmp_path: Path, faux: FauxProvider) -> None:
-    failing = faux_assistant_message("", stop_reason="error", error_message="500 boom")
+    failing = faux_assistant_message("", stop_reason="error", error_message="400 Bad Request: boom")  # not retried (a 500 is)
     session = await _two_turns(tmp_path, faux, failing)
     ids = _ids(session)
     leaf = session.session_manager.get_leaf_id()
-    with pytest.raises(RuntimeError, match="Summarization failed: 500 boom"):
+    with pytest.raises(RuntimeError, match="Summarization failed: 400 Bad Request: boom"):
         await session.navigate_tree(ids["assistant:answer 1"], summarize=True)
     assert session.session_manager.get_leaf_id() == leaf
 
@@ -173,3 +173,24 @@ async def test_tool_calls_of_the_left_branch_become_file_lists(tmp_path: Path, f
 def test_the_prompt_can_replace_pi_instructions() -> None:
     assert branch_summary_prompt("C", "only this", replace_instructions=True) == (
         "<conversation>\nC\n</conversation>\n\nonly this")
+
+
+async def test_a_transient_failure_of_the_summary_request_is_retried(tmp_path: Path, faux: FauxProvider) -> None:
+    """pi 0.81.1 (as compaction, main's summary_retry): a 503 on the branch summary request is retried with the
+    session's retry policy and the summarization_retry_* events; the summary is then written."""
+    from .helpers import SleepRecorder
+
+    failing = faux_assistant_message("", stop_reason="error", error_message="503 Service Unavailable")
+    faux.set_responses([faux_assistant_message("answer 1"), faux_assistant_message("answer 2"), failing,
+                        faux_assistant_message("## Goal\nretried")])
+    session = make_session(tmp_path, faux.get_model(), sleep=SleepRecorder())
+    await session.prompt("first")
+    await session.prompt("second")
+    ids = _ids(session)
+    events = Recorder(session)
+    result = await session.navigate_tree(ids["assistant:answer 1"], summarize=True)
+    assert "retried" in result["summaryEntry"]["summary"]
+    kinds = [e["type"] for e in events.events]
+    assert kinds == ["branch_summary_start", "summarization_retry_scheduled", "summarization_retry_attempt_start",
+                     "summarization_retry_finished", "branch_summary_end", "session_tree"]
+    assert events.of("summarization_retry_attempt_start")[0]["source"] == "branchSummary"
