@@ -166,3 +166,33 @@ async def test_a_server_delay_above_the_cap_is_not_waited_for() -> None:
     retry = SummaryRetry(settings=RetrySettings(), on_scheduled=lambda a, m, d, e: scheduled.append(d))
     assert (await request_with_retry(request, retry, None)) is reply
     assert calls == 1 and scheduled == []
+
+
+async def test_a_transient_branch_summary_failure_is_retried(tmp_path: Path, faux: FauxProvider) -> None:
+    """pi 0.81.1 for branch summaries (/tree, RPC navigate_tree): the same retry policy and events, with
+    ``source: "branchSummary"``; the request may use the model's output limit (pi 1.4.0)."""
+    seen: list[int | None] = []
+
+    def answer(context: Any, options: Any, state: Any, model: Any) -> AssistantMessage:
+        seen.append(options.max_tokens if options else None)
+        return faux_assistant_message("## Goal\nthe branch")
+
+    faux.set_responses([faux_assistant_message("answer 1"), faux_assistant_message("answer 2"),
+                        _error("502 Bad Gateway"), answer])
+    sleep = SleepRecorder()
+    session = make_session(tmp_path, faux.get_model(), sleep=sleep)
+    rec = Recorder(session)
+    await session.prompt("first")
+    await session.prompt("second")
+    from pi_tui.coding.session.entries import MessageEntry
+
+    first_answer = next(e.id for e in session.session_manager.get_entries()
+                        if isinstance(e, MessageEntry) and e.message.role == "assistant")
+    result = await session.navigate_tree(first_answer, summarize=True)
+    assert result["cancelled"] is False
+    assert [e["type"] for e in rec.events if e["type"].startswith("summarization")] == [
+        "summarization_retry_scheduled", "summarization_retry_attempt_start", "summarization_retry_finished"]
+    assert rec.of("summarization_retry_attempt_start")[0] == {
+        "type": "summarization_retry_attempt_start", "source": "branchSummary"}
+    assert seen == [faux.get_model().max_tokens] and 2.0 in sleep.calls
+    assert any(line["type"] == "branch_summary" for line in session_lines(session))

@@ -35,7 +35,7 @@ from pi_tui.coding.session.entries import (
 
 from .prepare import _collect_file_ops
 from .serialize import serialize_conversation
-from .summarize import SUMMARIZATION_SYSTEM_PROMPT, format_file_operations
+from .summarize import SUMMARIZATION_SYSTEM_PROMPT, format_file_operations, summary_max_tokens
 from .summary_retry import SummaryRetry, request_with_retry
 from .tokens import estimate_tokens
 
@@ -74,6 +74,7 @@ Use this EXACT format:
 
 Keep each section concise. Preserve exact file paths, function names, and error messages."""
 SUMMARY_MAX_TOKENS = 2048
+"""pi 0.73's output limit of a branch summary; used only for a model that declares no ``max_tokens``."""
 NO_CONTENT = "No content to summarize"
 
 
@@ -193,17 +194,19 @@ async def generate_branch_summary(
     reserve_tokens: int = 16384,
     retry: SummaryRetry | None = None,
 ) -> BranchSummaryResult:
-    """Summarise ``entries`` with one ``complete_simple`` call (max 2048 output tokens, budget = the model's
-    context window (128,000 when unknown) minus ``reserve_tokens``), retried after a transient failure with
-    ``retry`` (pi 0.81.1, :mod:`.summary_retry`; None: once). Never raises for a failed call: the result says
-    ``aborted`` or carries ``error``."""
+    """Summarise ``entries`` with one ``complete_simple`` call (budget = the model's context window (128,000 when
+    unknown) minus ``reserve_tokens``). Never raises for a failed call: the result says ``aborted`` or carries
+    ``error``. After pi 0.73: the request may use the model's output limit (pi 1.4.0: a fixed 2,048 failed when
+    reasoning used it up; :func:`~.summarize.summary_max_tokens`) and a transient failure is retried with
+    ``retry`` (pi 0.81.1)."""
     budget = (model.context_window or 128000) - reserve_tokens
     messages, read, modified = prepare_branch_entries(entries, budget)
     if not messages:
         return BranchSummaryResult(summary=NO_CONTENT)
     conversation = serialize_conversation(convert_to_llm(messages))
     prompt = branch_summary_prompt(conversation, custom_instructions, replace_instructions)
-    options = SimpleStreamOptions(max_tokens=SUMMARY_MAX_TOKENS, api_key=api_key, headers=headers, signal=signal)
+    max_tokens = summary_max_tokens(model, reserve_tokens) if model.max_tokens > 0 else SUMMARY_MAX_TOKENS
+    options = SimpleStreamOptions(max_tokens=max_tokens, api_key=api_key, headers=headers, signal=signal)
     context = Context(system_prompt=SUMMARIZATION_SYSTEM_PROMPT, messages=[UserMessage(content=[TextContent(text=prompt)])])
     reply = await request_with_retry(
         lambda: complete_simple(model, context, options), retry, signal, model.context_window
