@@ -27,6 +27,7 @@ class CliArgs:
     mode: str | None = None
     provider: str | None = None
     model: str | None = None
+    models: list[str] | None = None
     api_key: str | None = None
     thinking: str | None = None
     continue_recent: bool = False
@@ -61,6 +62,7 @@ class CliArgs:
             "cwd": cwd,
             "provider": self.provider,
             "model": self.model,
+            "models": self.models,
             "api_key": self.api_key,
             "thinking": self.thinking,
             "session_path": self.session,
@@ -97,6 +99,8 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="output mode (text = print; acp = Agent Client Protocol for editors)")
     parser.add_argument("--provider", help="provider name (e.g. anthropic, openai, or a models.json provider)")
     parser.add_argument("--model", help="model id or pattern, optionally with :<thinking>")
+    parser.add_argument("--models", help="comma-separated model patterns Ctrl+P cycles through "
+                        "(globs and :<thinking> allowed, e.g. 'claude-*,gpt-4o:high'; default: settings enabledModels)")
     parser.add_argument("--api-key", help="API key for this run (never written to disk)")
     parser.add_argument("--thinking", help="thinking level: " + "|".join(THINKING_CHOICES))
     parser.add_argument("-c", "--continue", dest="continue_recent", action="store_true", help="continue the most recent session")
@@ -175,6 +179,8 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
         (args.file_args if item.startswith("@") and len(item) > 1 else args.messages).append(
             item[1:] if item.startswith("@") and len(item) > 1 else item
         )
+    if ns.models is not None:
+        args.models = [m.strip() for m in ns.models.split(",") if m.strip()]
     if ns.tools is not None:
         args.tools = [t.strip() for t in ns.tools.split(",") if t.strip()]
     if ns.thinking is not None:

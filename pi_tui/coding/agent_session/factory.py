@@ -18,11 +18,12 @@ from pi_tui.agent.types import AgentTool
 from pi_tui.ai.models import clamp_thinking_level
 from pi_tui.ai.secret_redaction import register_env_secrets
 from pi_tui.ai.types import Model
+from pi_tui.coding.agent_session.live_settings import session_settings_from
 from pi_tui.coding.agent_session.open_file import open_session_manager
 from pi_tui.coding.agent_session.session import AgentSession
 from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.agent_session.wiring import SessionAgent
-from pi_tui.coding.compaction.prepare import CompactionSettings
+from pi_tui.coding.config.model_resolver import ScopedModel, resolve_model_scope
 from pi_tui.coding.config.paths import get_agent_dir, resolve_session_dir
 from pi_tui.coding.config.settings import SettingsManager
 from pi_tui.coding.config_check import ConfigError, config_errors, model_config_broken
@@ -35,38 +36,12 @@ from pi_tui.coding.offline_model import OFFLINE_MODEL_ID, OFFLINE_PROVIDER, offl
 from pi_tui.coding.resources import trust
 from pi_tui.coding.resources.commands import attach_resources
 from pi_tui.coding.resources.loader import ResourceLoader, ResourceOptions
-from pi_tui.coding.retry import RetrySettings
 
 DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
 
 
 class SessionSetupError(ValueError):
     """Bad session options (unknown model, missing session file, unknown tool)."""
-
-
-def _settings_from(manager: SettingsManager) -> SessionSettings:
-    compaction = manager.get_compaction_settings()
-    retry = manager.get_retry_settings()
-    provider_retry = manager.get_provider_retry_settings()
-    return SessionSettings(
-        compaction=CompactionSettings(
-            enabled=bool(compaction["enabled"]),
-            reserve_tokens=int(compaction["reserveTokens"]),
-            keep_recent_tokens=int(compaction["keepRecentTokens"]),
-        ),
-        retry=RetrySettings(
-            enabled=bool(retry["enabled"]),
-            max_retries=int(retry["maxRetries"] if retry["maxRetries"] is not None else 3),
-            base_delay_ms=int(retry["baseDelayMs"] if retry["baseDelayMs"] is not None else 2000),
-            max_delay_ms=int(provider_retry.get("maxRetryDelayMs") or 60000),
-        ),
-        steering_mode=manager.steering_mode,
-        follow_up_mode=manager.follow_up_mode,
-        default_thinking_level=manager.default_thinking_level or "medium",
-        block_images=manager.block_images,
-        shell_command_prefix=manager.shell_command_prefix,
-        max_repeated_tool_failures=manager.max_repeated_tool_failures,
-    )
 
 
 MAX_LISTED_MATCHES = 5
@@ -124,6 +99,18 @@ def _resolve_model(
     return access.default_model(), None
 
 
+def _model_scope(access: RegistryModelAccess, patterns: list[str] | None, settings: SettingsManager,
+                 warnings: list[str]) -> list[ScopedModel]:
+    """The cycling scope: ``patterns`` (``--models``) or ``enabledModels`` resolved among the models with
+    auth (pi's ``resolveModelScope``); each pattern that matches nothing is a warning."""
+    wanted = patterns if patterns else settings.enabled_models
+    if not wanted:
+        return []
+    scope, problems = resolve_model_scope(wanted, access.available_models())
+    warnings.extend(problems)
+    return scope
+
+
 def _select_tools(all_tools: dict[str, AgentTool], names: list[str] | None) -> list[AgentTool]:
     wanted = list(DEFAULT_TOOL_NAMES) if names is None else names
     unknown = [n for n in wanted if n not in all_tools]
@@ -159,6 +146,7 @@ def create_agent_session(
     no_extensions: bool = False,
     extension_flags: list[str] | None = None,
     no_mcp: bool = False,
+    models: list[str] | None = None,
     **_ignored: Any,
 ) -> AgentSession:
     """Build a wired :class:`AgentSession` for ``cwd`` (see module docstring for the selection rules).
@@ -172,6 +160,9 @@ def create_agent_session(
     A broken models.json or auth.json never lets the offline demo model answer in place of the configured one.
     ``no_mcp``: do not start the servers of ``mcp.json`` (``session.mcp`` is still set, disabled); ``tools``
     entries starting with ``mcp__`` (``*`` allowed) select MCP tools and leave the built-in selection alone.
+    ``models`` (``--models``, else settings ``enabledModels``): the patterns of the models Ctrl+P cycles
+    through (``session.scoped_models``; a new session without ``--model`` starts on the saved default when it is
+    in the scope, else on the scope's first model, as pi's main.ts).
     ``if_locked``: what to do when another live pi-tui writes the session (``open_file.py``); None raises
     :class:`~pi_tui.coding.session.lock.SessionLockedError`.
     Skills and prompt templates (``pi_tui/coding/resources/loader.py``): ``skill_paths``/``prompt_template_paths``
@@ -191,7 +182,7 @@ def create_agent_session(
     trust_status = trust.resolve(cwd, agent_dir)
     project_trusted = trust_status.trusted
     settings_manager = SettingsManager.create(cwd, agent_dir, project_trusted=project_trusted)
-    session_settings = settings or _settings_from(settings_manager)
+    session_settings = settings or session_settings_from(settings_manager)
     access = RegistryModelAccess.create(agent_dir)
     problems = config_errors(settings_manager, access, agent_dir)
     if strict_config and problems:
@@ -216,6 +207,11 @@ def create_agent_session(
     chosen, pattern_level = _resolve_model(
         access, provider, model, None if is_new else context.model, settings_manager, warnings
     )
+    scope = _model_scope(access, models, settings_manager, warnings)
+    if scope and not (provider or model) and is_new:  # pi main.ts: the saved default if in scope, else the first
+        saved = (settings_manager.default_provider, settings_manager.default_model)
+        first = next((s for s in scope if (s.model.provider, s.model.id) == saved), scope[0])
+        chosen, pattern_level = first.model, first.thinking_level
     if api_key and chosen is not None and not provider:
         access.set_runtime_api_key(chosen.provider, api_key)
     offline = False
@@ -275,6 +271,7 @@ def create_agent_session(
         settings_manager=settings_manager if persist_settings else None,
         last_assistant=next((m for m in reversed(context.messages) if getattr(m, "role", None) == "assistant"), None),
     )
+    session.set_scoped_models(scope)
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
         ownership.on_problem = lambda text: session.notify("warning", text)
         session.ownership = ownership

@@ -25,6 +25,7 @@ from pi_tui.coding.offline_model import OFFLINE_PROVIDER
 from pi_tui.coding.session.session_manager import SessionManager
 
 if TYPE_CHECKING:
+    from pi_tui.coding.config.model_resolver import ScopedModel
     from pi_tui.coding.config.settings import SettingsManager
 
 
@@ -67,6 +68,9 @@ class ModelSwitcher:
         self._emit = emit
         self._notify = notify
         self._hooks = hooks
+        self.scoped_models: list[ScopedModel] = []
+        """The models Ctrl+P cycles through (pi's ``scopedModels``: ``--models`` or ``enabledModels``); empty:
+        every available model."""
 
     @property
     def model(self) -> Model | None:
@@ -103,15 +107,27 @@ class ModelSwitcher:
         self._agent.state.model = model
         self._manager().append_model_change(model.provider, model.id)
         if model.provider != OFFLINE_PROVIDER:
-            self._save_preference("set_default_model_and_provider", model.provider, model.id)
+            self.save_preference("set_default_model_and_provider", model.provider, model.id)
         self._apply_thinking_level(self.thinking_level, previous_model=previous, switching=True)
         self._selected(model, previous, reason)
         if announce and not models_are_equal(previous, model):
             self._notify("info", f"Model: {model.provider}/{model.id}")
 
     def cycle_model(self, direction: str = "forward", *, announce: bool = True) -> ModelCycleResult | None:
-        """Next (or previous) available model, wrapping; None when there is only one (``announce`` as in
-        ``set_model``)."""
+        """Next (or previous) model, wrapping; None when there is only one (``announce`` as in ``set_model``).
+        With a scope (``scoped_models``) only its models that have auth, in the scope's order, and a model's
+        own ``:level`` is applied (pi's ``_cycleScopedModel``); else every available model."""
+        scoped = [s for s in self.scoped_models if self._models.has_auth(s.model)]
+        if self.scoped_models:
+            if len(scoped) <= 1:
+                return None
+            current_model = self.model
+            at = next((i for i, s in enumerate(scoped) if models_are_equal(s.model, current_model)), 0)
+            chosen = scoped[(at + (-1 if direction == "backward" else 1)) % len(scoped)]
+            self.set_model(chosen.model, reason="cycle", announce=announce)
+            if chosen.thinking_level:
+                self._apply_thinking_level(chosen.thinking_level)
+            return ModelCycleResult(model=chosen.model, thinking_level=self.thinking_level, is_scoped=True)
         models = self.available_models()
         if len(models) <= 1:
             return None
@@ -134,10 +150,10 @@ class ModelSwitcher:
             self._agent.state.thinking_level = clamped  # type: ignore[assignment]
             self._manager().append_thinking_level_change(clamped)
             if (model is not None and model.reasoning) or clamped != "off":  # pi: a forced "off" is not a choice
-                self._save_preference("set_default_thinking_level", clamped)
+                self.save_preference("set_default_thinking_level", clamped)
             self._level_changed(clamped, previous)
 
-    def _save_preference(self, setter: str, *args: Any) -> None:
+    def save_preference(self, setter: str, *args: Any) -> None:
         """Call ``settings_manager.<setter>(*args)`` (saved at once); a failed save becomes a warning notice."""
         manager = self._settings_manager()
         if manager is None:

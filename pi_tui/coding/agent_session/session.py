@@ -71,6 +71,7 @@ from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.user_bash import BashResult
 
 if TYPE_CHECKING:
+    from pi_tui.coding.config.model_resolver import ScopedModel
     from pi_tui.coding.config.settings import SettingsManager
     from pi_tui.coding.resources.loader import ResourceLoader
 
@@ -391,8 +392,9 @@ class AgentSession:
         return self._retry.attempt
 
     def set_auto_retry_enabled(self, enabled: bool) -> None:
-        """Turn auto-retry on or off (``retry.enabled``)."""
+        """Turn auto-retry on or off (``retry.enabled``; saved to settings.json as pi's ``setAutoRetryEnabled``)."""
         self.settings.retry.enabled = enabled
+        self._models.save_preference("set_retry_enabled", enabled)
 
     def abort_retry(self) -> None:
         """Cancel a pending retry wait (the cycle ends with ``Retry cancelled``)."""
@@ -406,8 +408,17 @@ class AgentSession:
         return self._compactor.is_compacting
 
     def set_auto_compaction_enabled(self, enabled: bool) -> None:
-        """Turn automatic compaction on or off (``compaction.enabled``)."""
+        """Turn automatic compaction on or off (``compaction.enabled``; saved to settings.json as pi's
+        ``setAutoCompactionEnabled``)."""
         self.settings.compaction.enabled = enabled
+        self._models.save_preference("set_compaction_enabled", enabled)
+
+    def set_queue_mode(self, which: str, mode: str) -> None:
+        """``which`` ``steering``/``follow_up``: ``one-at-a-time`` or ``all`` for this session, saved to
+        settings.json (pi's ``setSteeringMode``/``setFollowUpMode``)."""
+        setattr(self.agent, f"{which}_mode", mode)
+        setattr(self.settings, f"{which}_mode", mode)
+        self._models.save_preference(f"set_{which}_mode", mode)
 
     def abort_compaction(self) -> None:
         """Cancel a running compaction (its summariser call is aborted)."""
@@ -438,8 +449,17 @@ class AgentSession:
         self._models.set_model(model, reason=reason, announce=announce)
 
     def cycle_model(self, direction: str = "forward", *, announce: bool = True) -> ModelCycleResult | None:
-        """Next (or previous) available model, wrapping; None when there is only one."""
+        """Next (or previous) model of the scope (else of the available ones), wrapping; None when only one."""
         return self._models.cycle_model(direction, announce=announce)
+
+    @property
+    def scoped_models(self) -> list[ScopedModel]:
+        """The models Ctrl+P cycles through (pi: ``--models`` / ``enabledModels``); empty means all."""
+        return list(self._models.scoped_models)
+
+    def set_scoped_models(self, scoped: Sequence[ScopedModel]) -> None:
+        """Replace the cycling scope for this session (pi's ``setScopedModels``; nothing is saved)."""
+        self._models.scoped_models = list(scoped)
 
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level (clamped to the model); records and emits only when it changed."""
