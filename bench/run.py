@@ -21,6 +21,7 @@ BENCHMARKS = [
     "tui_long_session.py",
     "typing_burst.py",
     "mcp_client.py",
+    "file_index.py",
 ]
 
 

@@ -198,16 +198,14 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
 
 
 def _read_file_args(paths: Sequence[str], cwd: str) -> str:
-    text = ""
-    for path in paths:
-        absolute = os.path.abspath(os.path.join(cwd, path))
-        try:
-            with open(absolute, encoding="utf-8") as handle:
-                content = handle.read()
-        except OSError as exc:
-            raise SystemExit(f"Error: cannot read @{path}: {exc.strerror or exc}") from None
-        text += f'<file name="{absolute}">\n{content}\n</file>\n'
-    return text
+    """The ``<file>`` blocks of the CLI's ``@file`` arguments (``coding.file_args``, shared with the editor's
+    ``@`` mentions); exits with pi's ``Error: …`` when one cannot be read."""
+    from pi_tui.coding.file_args import read_file_args
+
+    files = read_file_args(paths, cwd)
+    if files.problems:
+        raise SystemExit(f"Error: {files.problems[0]}")
+    return files.text
 
 
 def _list_models(search: str) -> int:
@@ -298,6 +296,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         options = {**args.session_options(cwd), "strict_config": True}  # a config error is an exit code, not a warning
         return run_print_mode(options, messages, json_mode=(mode == "json"))
+    initial_messages = list(args.messages)
+    if args.file_args:  # pi: the @file blocks go in front of the first message in interactive mode too
+        prefix = _read_file_args(args.file_args, cwd)
+        initial_messages = [prefix + (initial_messages[0] if initial_messages else "")] + initial_messages[1:]
     from pi_tui.tui.early_input import hold_typed_keys
 
     held = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
@@ -316,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = args.session_options(cwd)
         options["theme"] = args.theme
         options["resume"] = args.resume
-        options["initial_messages"] = args.messages
+        options["initial_messages"] = initial_messages
         options["typed_ahead"] = held.typed_ahead  # typed before the keys were held (cooked)
         result = run_app(options)
     finally:

@@ -33,6 +33,8 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
     "typing_burst.py": ("typing_burst.json", {"chars", "seconds", "chars_per_s", "cpu_s", "whole_and_in_order"}),
     "mcp_client.py": ("mcp_client.json", {"tti_no_servers_s", "tti_three_servers_s", "tti_ratio", "manager_start_s",
                             "all_connected_s", "call_mcp_ms", "call_builtin_read_ms", "call_overhead_ms"}),
+    "file_index.py": ("file_index.json", {"files", "auto_first_index_s", "auto_query_p95_ms", "python_first_index_s",
+                                          "python_query_p95_ms"}),
 }
 
 

@@ -25,6 +25,7 @@ from pi_tui import __version__
 from pi_tui.coding.extensions.registries import CommandSpec
 from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
 from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
+from pi_tui.tui.controllers.editor_completion import attach_completion
 from pi_tui.tui.controllers.extensions import ExtensionsController
 from pi_tui.tui.controllers.key_actions import KeyActions
 from pi_tui.tui.controllers.prompt_mode import prompt_mode
@@ -224,6 +225,8 @@ class PiApp(App[int]):
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
         self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, slash_commands=self.slash_commands,
                                         id="prompt")
+        self.completion_list = attach_completion(self.prompt_input, lambda: self.pi_theme, self.slash_commands,
+                                                 lambda: self.cwd, self.failures.report)
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
         with Horizontal(id="main"):
@@ -232,6 +235,7 @@ class PiApp(App[int]):
         yield self.status_line
         yield self.queue_view
         yield self.prompt_input
+        yield self.completion_list
         yield self.footer
 
     def on_mount(self) -> None:

@@ -137,7 +137,7 @@ def complete_slash(prefix: str, commands: Sequence[CommandInfo] = BUILTIN_COMMAN
 PALETTE_ACTIONS: tuple[str, ...] = (
     "app.tools.panel", "app.tools.expand", "app.thinking.toggle", "app.thinking.cycle", "app.model.select",
     "app.model.cycleForward", "app.model.cycleBackward", "app.message.dequeue", "app.scroll.top",
-    "app.scroll.bottom",
+    "app.scroll.bottom", "app.editor.external",
 )
 
 

@@ -32,7 +32,8 @@ class CommandSpec:
     one line for the palette and ``get_commands``; ``handler``: see :data:`CommandHandler`; ``usage``: the
     argument hint (``"[provider/model]"``); ``source``: one of :data:`COMMAND_SOURCES`; ``owner``: the
     extension name, template/skill file path or MCP server name (empty for built-ins);
-    ``get_argument_completions(prefix)``: the completions of the argument text typed so far, or None.
+    ``get_argument_completions(prefix)``: the completions of the argument text typed so far (strings or pi's
+    ``{value, label?, description?}`` items; sync or async), or None (``pi_tui.coding.autocomplete``).
     """
 
     name: str
@@ -41,7 +42,7 @@ class CommandSpec:
     usage: str = ""
     source: str = "builtin"
     owner: str = ""
-    get_argument_completions: Callable[[str], list[str]] | None = None
+    get_argument_completions: Callable[[str], Any] | None = None
 
 
 def _normalise(name: str) -> str:

@@ -65,9 +65,17 @@ class KeyActions:
             "app.scroll.pageDown": lambda: host.transcript.scroll_page(1),
             "app.scroll.top": host.transcript.scroll_home_now,
             "app.scroll.bottom": host.transcript.scroll_end_now,
+            "app.editor.external": self.external_editor,
         }.get(action)
         if handler is not None:
             handler()
+
+    def external_editor(self) -> None:
+        """Ctrl+G: the prompt in ``$VISUAL`` / ``$EDITOR`` (``pi_tui.tui.external_editor``)."""
+        from pi_tui.tui.external_editor import open_external_editor
+
+        host = self.host
+        open_external_editor(host.prompt_input, host.suspend, host.add_notice)
 
     def submit_from_editor(self, behaviour: str) -> None:
         """Submit the editor's text (command palette; the editor's own keys send the text with the message)."""

@@ -62,7 +62,10 @@ class SlashCommandHandlers:
         """Register every built-in into ``registry`` (``source="builtin"``, declaration order). A built-in
         takes its name back from a command registered earlier (pi: an extension command named like a
         built-in is skipped); the warnings for those are returned ("Extension command '/x' conflicts ...")."""
+        from pi_tui.tui.controllers.argument_completions import builtin_argument_completions
+
         handlers = self.handlers()
+        completions = builtin_argument_completions(self.host)
         warnings = []
         for decl in BUILTIN_COMMANDS:
             taken = registry.get(decl.name)
@@ -71,7 +74,8 @@ class SlashCommandHandlers:
                 warnings.append(f"{taken.source.capitalize()} command '/{decl.name}'{who} conflicts with a "
                                 "built-in command; the built-in is kept.")
             registry.register(CommandSpec(decl.name, decl.description, handlers[decl.name], usage=decl.usage,
-                                          source="builtin"), replace=True)
+                                          source="builtin", get_argument_completions=completions.get(decl.name)),
+                              replace=True)
         return warnings
 
     # ------------------------------------------------------------------ model

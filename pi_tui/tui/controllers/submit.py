@@ -61,6 +61,8 @@ class SubmitController:
             exclude = text.startswith("!!")
             await self._bash.run(text[2:].strip() if exclude else text[1:].strip(), exclude)
             return
+        if not as_message:
+            text = self._attach_mentions(text)
         if host.session is None and not host.session_error:
             # Typed before the session exists (start-up): held and sent once it is ready, shown as pending
             # (issue 9: Enter in the first seconds was lost or told to try again).
@@ -94,6 +96,20 @@ class SubmitController:
         except Exception as exc:
             log.warning("submitting a prompt failed", exc_info=exc)
             host.add_notice("error", str(exc))
+
+    def _attach_mentions(self, text: str) -> str:
+        """``text`` with the files it mentions as ``@path`` in front of it, as pi's CLI ``@file`` arguments
+        (``coding.file_args.attach_mentions``); what cannot be attached is a warning, the rest is sent."""
+        from pi_tui.coding.file_args import attach_mentions
+
+        try:
+            text, files = attach_mentions(text, self.host.cwd)
+        except Exception as exc:  # a mention never stops the message
+            log.warning("attaching mentioned files failed", exc_info=exc)
+            return text
+        for problem in files.problems:
+            self.host.add_notice("warning", f"Not attached: {problem}")
+        return text
 
     def _refuse_unknown_command(self, name: str, suggestion: str | None, text: str) -> None:
         """``/exprot``: say so, suggest the nearest command, and give the text back to the editor to fix."""

@@ -31,6 +31,7 @@ from pi_tui.tui.widgets.graphemes import next_boundary, prev_boundary, snap
 
 if TYPE_CHECKING:
     from pi_tui.tui.commands import CommandInfo
+    from pi_tui.tui.controllers.editor_completion import EditorCompletion
 
 HISTORY_MAX = 100
 PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
@@ -113,6 +114,7 @@ class PromptInput(TextArea):
         self._esc_timer: Timer | None = None
         self.pastes: dict[int, str] = {}  # large pastes by marker id (pi's editor keeps them until submit)
         self._paste_counter = 0
+        self.completion: EditorCompletion | None = None  # the completion list's driver (``/``, ``@``), if any
 
     # ------------------------------------------------------------ user-perceived characters
     # Cursor moves, Backspace and Delete step over whole grapheme clusters, and no location (mouse click,
@@ -229,6 +231,10 @@ class PromptInput(TextArea):
                 key = "alt+" + key
             else:
                 self.post_message(self.ActionRequested("app.interrupt"))
+        if self.completion is not None and self.completion.handle_key(key, event):
+            event.stop()
+            event.prevent_default()
+            return
         if key == "escape" and self.keymap.action_for("escape") == "app.interrupt" and self.escape_delay > 0:
             event.stop()
             event.prevent_default()
@@ -269,6 +275,16 @@ class PromptInput(TextArea):
             return await self._edit_key(event)
         event.stop()
         event.prevent_default()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """Every edit: the completion list opens, follows or closes (the message goes on to the app)."""
+        if self.completion is not None:
+            self.completion.text_changed()
+
+    def on_text_area_selection_changed(self, event: TextArea.SelectionChanged) -> None:
+        """The cursor moved: the completion list closes when it no longer fits the text before the cursor."""
+        if self.completion is not None:
+            self.completion.cursor_moved()
 
     def _is_text_key(self, event: Message | None) -> TypeGuard[_TextKey]:
         """True for a key that only inserts its character (printable or a format character, not bound)."""

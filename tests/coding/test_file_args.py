@@ -1,0 +1,50 @@
+"""pi_tui.coding.file_args: the CLI's @file arguments and the editor's @ mentions share one reader
+(pi 0.73.1 cli/file-processor.js)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pi_tui.cli import _read_file_args
+from pi_tui.coding.file_args import attach_mentions, mentioned_paths, read_file_args
+
+
+def test_text_files_become_file_blocks_and_empty_files_are_skipped(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha")
+    (tmp_path / "empty.txt").write_text("")
+    files = read_file_args(["a.txt", "empty.txt", "a.txt"], str(tmp_path))
+    assert files.text == f'<file name="{tmp_path / "a.txt"}">\nalpha\n</file>\n'
+    assert files.attached == [str(tmp_path / "a.txt")] and files.problems == []
+
+
+def test_problems_are_reported_not_raised(tmp_path: Path) -> None:
+    (tmp_path / "bin.dat").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 10)
+    (tmp_path / "dir").mkdir()
+    files = read_file_args(["missing.txt", "bin.dat", "pic.png", "dir"], str(tmp_path))
+    assert files.text == ""
+    assert files.problems[0] == f"File not found: {tmp_path / 'missing.txt'}"
+    assert "not a UTF-8 text file" in files.problems[1]
+    assert "images are not attached" in files.problems[2]
+    assert "is a directory" in files.problems[3]
+
+
+def test_the_cli_exits_with_the_first_problem(tmp_path: Path) -> None:
+    (tmp_path / "bin.dat").write_bytes(b"\xff\xfe")
+    with pytest.raises(SystemExit, match="Error: Could not read file .*bin.dat: not a UTF-8 text file"):
+        _read_file_args(["bin.dat"], str(tmp_path))  # was an uncaught UnicodeDecodeError
+
+
+def test_mentions(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("A")
+    (tmp_path / "my notes.md").write_text("N")
+    text = 'look at @src/a.py, @"my notes.md" and @src/a.py again; mail me@src/a.py, @team @src'
+    assert mentioned_paths(text, str(tmp_path)) == ["src/a.py", "my notes.md"]
+    sent, files = attach_mentions(text, str(tmp_path))
+    assert sent == (f'<file name="{tmp_path / "src" / "a.py"}">\nA\n</file>\n'
+                    f'<file name="{tmp_path / "my notes.md"}">\nN\n</file>\n' + text)
+    assert files.problems == []
+    assert attach_mentions("no mentions", str(tmp_path))[0] == "no mentions"
