@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import inspect
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -335,9 +335,11 @@ class ExtensionAPI:
         cwd: str | None = None,
         timeout_ms: int | None = None,
         signal: Any = None,
+        env: Mapping[str, str] | None = None,
     ) -> ExecResult:
         """Run ``command`` with ``args`` (no shell) in ``cwd`` (default the session's) and capture its
-        output. ``timeout_ms`` (pi's ``timeout``) and ``signal`` (an AbortSignal) kill it (``killed=True``). A command
+        output. ``env``: variables set on top of the app's environment (e.g. ``GIT_INDEX_FILE``).
+        ``timeout_ms`` (pi's ``timeout``) and ``signal`` (an AbortSignal) kill it (``killed=True``). A command
         that cannot start gives ``code=-1`` and the reason in ``stderr``."""
         try:
             process = await asyncio.create_subprocess_exec(
@@ -346,7 +348,7 @@ class ExtensionAPI:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                env=os.environ.copy(),
+                env={**os.environ, **{str(k): str(v) for k, v in (env or {}).items()}},
             )
         except OSError as exc:
             return ExecResult("", f"{command}: {exc.strerror or exc}", -1)

@@ -33,6 +33,12 @@ class SessionHost:
         self.pending_next_turn: list[Any] = []
         self.previous_session_file: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.run_ending = False
+        """True from ``agent_end`` until the next ``agent_start`` (set by ``SessionExtensions``): the run is
+        over but the agent is still streaming while ``agent_end`` handlers run. pi's session handles agent
+        events after the agent settles, so there a message sent from ``agent_end`` finds the agent idle: here
+        it is delivered once the session is idle, with the idle rules (a ``trigger_turn`` message starts a
+        run, a user message is prompted), instead of being queued on a run that has ended and lost."""
 
     # ------------------------------------------------------------------ state
 
@@ -104,6 +110,8 @@ class SessionHost:
         session = self.session
         if deliver_as == "next_turn":
             self.pending_next_turn.append(message)
+        elif session.is_streaming and self.run_ending:
+            self._spawn(self._when_idle(lambda: self.send_custom_message(message, deliver_as, trigger_turn)))
         elif session.is_streaming:
             (session.agent.follow_up if deliver_as == "follow_up" else session.agent.steer)(message)
         elif trigger_turn:
@@ -118,6 +126,17 @@ class SessionHost:
                 session.notify("error", f"Cannot save the session: {exc.strerror or exc}")
             session._emit(MessageStartEvent(message=message))
             session._emit(MessageEndEvent(message=message))
+
+    async def _when_idle(self, deliver: Any) -> None:
+        await self.session.wait_for_idle()
+        deliver()
+
+    async def wait_for_deliveries(self) -> None:
+        """Wait until the messages extensions sent are delivered and the runs they started are over."""
+        while self._tasks or self.session.is_streaming:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self.session.wait_for_idle()
+            await asyncio.sleep(0)
 
     async def _run_with(self, message: Any) -> None:
         await self.session.agent.prompt([message])  # pi: ``agent.prompt(appMessage)``
@@ -140,6 +159,9 @@ class SessionHost:
             images = [ImageContent.model_validate(p) if isinstance(p, dict) else p for p in content
                       if (p.get("type") if isinstance(p, dict) else getattr(p, "type", None)) == "image"]
         session = self.session
+        if session.is_streaming and self.run_ending:
+            self._spawn(self._when_idle(lambda: self.send_user_message(content, deliver_as)))
+            return
         if session.is_streaming:
             if deliver_as is None:
                 from pi_tui.coding.agent_session import ALREADY_STREAMING

@@ -186,6 +186,9 @@ class SessionExtensions:
         kind = event.type
         if kind == "agent_start":
             self._turn_index = 0
+            self.host.run_ending = False
+        elif kind == "agent_end":
+            self.host.run_ending = True
         elif kind == "turn_start":
             index = self._turn_index
             self._turn_index += 1
