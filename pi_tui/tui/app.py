@@ -234,8 +234,10 @@ class PiApp(App[int]):
             yield self.tool_panel
         yield self.status_line
         yield self.queue_view
+        yield self.extensions_controller.widgets_above
         yield self.prompt_input
         yield self.completion_list
+        yield self.extensions_controller.widgets_below
         yield self.footer
 
     def on_mount(self) -> None:

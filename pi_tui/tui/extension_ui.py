@@ -1,7 +1,7 @@
 """The TUI's :class:`~pi_tui.coding.extensions.ui.ExtensionUI`: extension dialogs as Textual modals
 (``confirm`` → :class:`ConfirmModal`, ``select`` → :class:`FuzzyPicker`, ``input``/``editor`` →
 :class:`TextPromptModal`), ``notify`` as a Textual toast, ``set_status`` as footer segments
-(``on_status(statuses)``), ``set_title`` as the app title, editor text through ``get/set_editor_text``
+(``on_status(statuses)``), ``set_widget`` as blocks of lines above/below the editor (``on_widget``), ``set_title`` as the app title, editor text through ``get/set_editor_text``
 callbacks the app gives.
 
 A dialog whose caller is cancelled (``timeout_ms`` expired, the handler abandoned) is dismissed with its
@@ -34,8 +34,10 @@ class TextualExtensionUI:
         on_status: Callable[[dict[str, str]], None] | None = None,
         get_editor_text: Callable[[], str] | None = None,
         set_editor_text: Callable[[str], None] | None = None,
+        on_widget: Callable[[str, list[str] | None, str], None] | None = None,
     ) -> None:
         self.app = app
+        self.on_widget = on_widget
         self.statuses: dict[str, str] = {}
         self.on_status = on_status
         self._get_editor_text = get_editor_text
@@ -96,7 +98,11 @@ class TextualExtensionUI:
             self.on_status(dict(self.statuses))
 
     def set_widget(self, key: str, lines: Sequence[str] | None, placement: str = "aboveEditor") -> None:
-        """Not shown yet in the TUI (pi's widgets): the lines are kept for a later version."""
+        """Set or clear (None) the widget ``key`` above (``"aboveEditor"``) or below (``"belowEditor"``)
+        the editor (``on_widget(key, lines, placement)``; any other placement is above, as pi)."""
+        if self.on_widget is not None:
+            self.on_widget(key, None if lines is None else [str(x) for x in lines],
+                           "belowEditor" if placement == "belowEditor" else "aboveEditor")
 
     def set_title(self, title: str) -> None:
         """The app's title."""

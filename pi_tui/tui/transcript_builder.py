@@ -27,6 +27,7 @@ from pi_tui.coding.session.entries import (
 from pi_tui.coding.session.tool_results import INTERRUPTED_TEXT
 from pi_tui.tui.entry_labels import MessageLabels
 from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.custom_message_item import CustomMessageItem
 from pi_tui.tui.widgets.label_item import LabelItem
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
@@ -122,7 +123,7 @@ def item_for_message(message: Any) -> TranscriptItem | None:
         if field(message, "display", True) is False:
             return None
         label = str(field(message, "custom_type", field(message, "customType", "custom")))
-        return SummaryItem(label, message_text(field(message, "content", "")), collapsed_by_default=False)
+        return CustomMessageItem(label, message_text(field(message, "content", "")), message)
     return None
 
 

@@ -236,8 +236,10 @@ class ExtensionAPI:
         return self._runtime.flags.get(name.lstrip("-"))
 
     def register_message_renderer(self, custom_type: str, render: RenderMessage) -> None:
-        """Render ``custom`` messages of ``custom_type`` in the transcript: ``render(message, ctx)`` returns
-        a ``str`` or a Rich renderable (None: the default look)."""
+        """Render ``custom`` messages of ``custom_type`` (``send_message``) in the transcript:
+        ``render(message, ctx)`` gets the message (``custom_type``, ``content``, ``details``) and a
+        ``registries.MessageRenderContext`` (``expanded``) and returns a ``str`` or a Rich renderable (None,
+        or a raise: the default look)."""
         self._runtime.renderers.register_message(MessageRendererSpec(custom_type, render, owner=self.path))
 
     # ------------------------------------------------------------------ messages and entries

@@ -107,9 +107,16 @@ class GuardedUI:
             self._runtime.statuses.pop(str(key), None)
         self._fire(lambda: self._ui.set_status(str(key), None if text is None else str(text)))
 
-    def set_widget(self, key: str, lines: Sequence[str] | None, placement: str = "aboveEditor") -> None:
-        """Set or clear a block of lines above/below the editor."""
-        self._fire(lambda: self._ui.set_widget(str(key), None if lines is None else [str(x) for x in lines], placement))
+    def set_widget(self, key: str, lines: Sequence[str] | str | None, placement: str = "aboveEditor") -> None:
+        """Set or clear (None) the widget ``key``: a block of lines above (``placement="aboveEditor"``, the
+        default) or below (``"belowEditor"``) the editor, at most 10 lines shown (pi's ``setWidget``). A
+        ``str`` is one block split at newlines."""
+        shown = None if lines is None else (str(lines).split("\n") if isinstance(lines, str) else [str(x) for x in lines])
+        if shown is None:
+            self._runtime.widgets.discard(str(key))
+        else:
+            self._runtime.widgets.add(str(key))
+        self._fire(lambda: self._ui.set_widget(str(key), shown, placement))
 
     def set_title(self, title: str) -> None:
         """Set the terminal title."""

@@ -259,6 +259,14 @@ class RenderContext:
     state: dict[str, Any] | None = None
 
 
+@dataclass
+class MessageRenderContext:
+    """What a message renderer is told: whether the message is ``expanded`` (its own click or Ctrl+O;
+    pi's ``options.expanded``)."""
+
+    expanded: bool = True
+
+
 @dataclass(frozen=True)
 class ToolRendererSpec:
     """Custom transcript rendering of one tool's call and/or result; a missing slot (None) or one that

@@ -80,6 +80,7 @@ class ExtensionRuntime:
         self.runner = ExtensionRunner(on_error=self._on_error, context_factory=self.context, timeout=timeout)
         self.events = EventBus(self)
         self.statuses: dict[str, str | None] = {}
+        self.widgets: set[str] = set()  # keys of the widgets extensions set (cleared on unload)
         self.error_listeners: list[Callable[[ExtensionError], None]] = []
         self.reload_hooks: list[Callable[[], Any]] = []
         self.reload_listeners: list[Callable[[], None]] = []  # after a reload (the TUI rebinds shortcuts)
@@ -259,6 +260,8 @@ class ExtensionRuntime:
         self.events.remove_owner(None)
         for key in list(self.statuses):
             self.guarded_ui.set_status(key, None)
+        for key in list(self.widgets):
+            self.guarded_ui.set_widget(key, None)
 
     # ------------------------------------------------------------------ lifecycle events
 

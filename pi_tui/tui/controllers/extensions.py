@@ -1,7 +1,8 @@
 """``ExtensionsController``: the session's extensions in the TUI (issue 11).
 
 When a session with extensions is attached: the TUI's :class:`~pi_tui.tui.extension_ui.TextualExtensionUI`
-becomes their UI (modal dialogs, toasts, footer status segments, the terminal title, the editor's text),
+becomes their UI (modal dialogs, toasts, footer status segments, widgets above and below the editor, the
+terminal title, the editor's text),
 their shortcuts are added to the keymap as ``ext.shortcut:<key>`` actions (a key the app already uses
 is refused with one warning, as pi refuses built-in keys), their tool renderers reach the transcript
 through the render context, and they are loaded and started (``session_start``).
@@ -13,6 +14,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from pi_tui.tui.extension_ui import TextualExtensionUI
+from pi_tui.tui.widgets.extension_widgets import ExtensionWidgetArea
 
 if TYPE_CHECKING:
     from pi_tui.tui.controllers.host import AppHost
@@ -41,8 +43,13 @@ class ExtensionsController:
             on_status=self._statuses_changed,
             get_editor_text=lambda: host.prompt_input.text,
             set_editor_text=lambda text: host.prompt_input.set_text(text),
+            on_widget=self._widget_changed,
         )
         self._bound: list[str] = []
+        theme = host.pi_theme
+        self.widgets_above = ExtensionWidgetArea(theme, "aboveEditor", id="ext-widgets-above")
+        self.widgets_below = ExtensionWidgetArea(theme, "belowEditor", id="ext-widgets-below")
+        """The app composes these around the editor (pi's ``setWidget`` placements)."""
 
     @staticmethod
     def hooks_of(session: Any) -> Any:
@@ -52,6 +59,14 @@ class ExtensionsController:
     def _statuses_changed(self, statuses: dict[str, str]) -> None:
         self.statuses = statuses
         self.host.refresh_footer()
+
+    def _widget_changed(self, key: str, lines: list[str] | None, placement: str) -> None:
+        """A widget moves between placements as in pi: the key is taken out of both, then set in one."""
+        other, target = ((self.widgets_above, self.widgets_below) if placement == "belowEditor"
+                         else (self.widgets_below, self.widgets_above))
+        if key in other.blocks:
+            other.set_block(key, None)
+        target.set_block(key, lines)
 
     async def start(self, session: Any) -> None:
         """Bind the UI, load and start the extensions of ``session``, then bind their shortcuts."""

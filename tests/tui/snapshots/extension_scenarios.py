@@ -97,3 +97,67 @@ def build_extension_confirm() -> Scenario:
         await pilot.pause(0.1)
 
     return app, drive, SIZE
+
+
+WIDGET_EXTENSION = """
+def activate(pi):
+    def show(event, ctx):
+        ctx.ui.set_widget("plan", ["Plan (1/3 done)", "☑ 1. Add a failing test", "☐ 2. Fix the parser",
+                                   "☐ 3. Update the docs"])
+        ctx.ui.set_widget("hint", ["\\x1b[33m⚠ plan mode: read-only tools\\x1b[0m"], placement="belowEditor")
+        ctx.ui.set_widget("gone", ["never shown"])
+        ctx.ui.set_widget("gone", None)
+    pi.on("session_start", show)
+"""
+
+RENDERER_EXTENSION = """
+from rich.table import Table
+from rich.text import Text
+
+def activate(pi):
+    def render(message, ctx):
+        table = Table(title="Test run", expand=False)
+        table.add_column("suite")
+        table.add_column("result", justify="right")
+        for suite, ok in message.details["suites"]:
+            table.add_row(suite, Text("pass", style="green") if ok else Text("FAIL", style="bold red"))
+        return table
+
+    pi.register_message_renderer("test-report", render)
+
+    def report(args, ctx):
+        pi.send_message({"custom_type": "test-report", "content": "2 suites, 1 failed", "display": True,
+                         "details": {"suites": [["unit", True], ["integration", False]]}})
+        pi.send_message({"custom_type": "plain-note", "content": "No renderer: the default look."})
+    pi.register_command("report", report, "Post a test report")
+"""
+
+
+def build_extension_widgets() -> Scenario:
+    """Widgets above the editor (a plan) and below it (an ANSI-coloured hint); a cleared one is gone."""
+    session, _ = snapshot_session([], extension_paths=[_extension("widgets.py", WIDGET_EXTENSION)])
+    app = make_app(session)
+
+    async def drive(pilot: Any) -> None:
+        await settle(pilot)
+        controller = app.extensions_controller
+        await wait_until(pilot, lambda: "plan" in controller.widgets_above.blocks
+                         and "hint" in controller.widgets_below.blocks)
+        await pilot.pause(0.1)
+
+    return app, drive, SIZE
+
+
+def build_extension_message_renderer() -> Scenario:
+    """A custom message drawn by its extension's renderer (a Rich table), next to one without a renderer."""
+    session, _ = snapshot_session([], extension_paths=[_extension("report.py", RENDERER_EXTENSION)])
+    app = make_app(session)
+
+    async def drive(pilot: Any) -> None:
+        await settle(pilot)
+        await wait_until(pilot, lambda: session.commands.get("report") is not None)
+        await _type(pilot, "/report")
+        await wait_until(pilot, lambda: sum(getattr(m, "role", "") == "custom" for m in session.messages) == 2)
+        await settle(pilot)
+
+    return app, drive, SIZE
