@@ -517,8 +517,21 @@ class PiApp(App[int]):
             self.register_theme(theme)
         self.theme = theme.name
 
-    def set_pi_theme(self, name: str) -> None:
-        """Switch theme (``/theme``): Textual theme, Rich styles, every widget; raises ``ThemeError``."""
+    def theme_after_trust(self, name: str) -> None:
+        """The folder was trusted at start-up: the theme asked for, a project theme the loader had to leave out
+        while the folder was untrusted (``theme_loader.theme_dirs``), applies now and its warning goes."""
+        if not self.theme_warning or self.pi_theme.name == name:
+            return
+        try:
+            self.set_pi_theme(name, save=False)
+        except ThemeError:
+            return
+        self._startup_warnings = [w for w in self._startup_warnings if w != self.theme_warning]
+        self.theme_warning = None
+
+    def set_pi_theme(self, name: str, save: bool = True) -> None:
+        """Switch theme (``/theme``): Textual theme, Rich styles, every widget; raises ``ThemeError``.
+        ``save``: remember it in settings.json."""
         self.pi_theme = find_theme(name, _cwd_path(self.cwd))
         self.ctx.set_theme(self.pi_theme)
         for widget in (self.header_widget, self.tool_panel, self.status_line, self.queue_view, self.footer):
@@ -528,7 +541,8 @@ class PiApp(App[int]):
         self.transcript.invalidate_all()
         self.update_prompt_mode()
         self.tool_panel.update_calls()
-        self.save_setting("set_theme", name)
+        if save:
+            self.save_setting("set_theme", name)
 
     def save_setting(self, setter: str, *args: Any) -> None:
         """``settings_manager.<setter>(*args)``: saved to the global settings.json at once (unknown keys and the

@@ -54,7 +54,8 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
         from pi_tui.coding.session.lock import SessionLockedError
         from pi_tui.tui.modals.trust import ask_project_trust
 
-        await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project")))  # before anything loads
+        if await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project"))) and theme:  # before anything loads
+            app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
         try:
             return create_agent_session(**opts)
         except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)

@@ -4,9 +4,11 @@ A theme file is ``{"name", "vars"?: {name: colour}, "colors": {token: colour}, "
 colour is ``"#rrggbb"``, an xterm-256 index (0-255), the name of a ``vars`` entry, or ``""`` (the terminal's
 default colour). All 51 tokens are required (pi-reference §3.15). A pi theme file works unchanged.
 
-Search order for ``--theme NAME``: a path to a ``.json`` file, ``<cwd>/.pi/themes/NAME.json``,
-``<agent dir>/themes/NAME.json`` (agent dir: ``$PI_TUI_DIR`` or ``~/.pi-tui/agent``), then the built-in themes
-shipped in ``pi_tui/themes``.
+Search order for ``--theme NAME``: a path to a ``.json`` file, the project's ``<cwd>/.pi-tui/themes/NAME.json``
+and ``<cwd>/.pi/themes/NAME.json`` (pi's folder), only when the project is trusted (project trust, pi 1.x
+docs/security.md: a theme is project-supplied behaviour like its extensions and skills;
+``pi_tui.coding.resources.trust``), ``<agent dir>/themes/NAME.json`` (agent dir: ``$PI_TUI_DIR`` or
+``~/.pi-tui/agent``), then the built-in themes shipped in ``pi_tui/themes``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from rich.color import Color
 from rich.style import Style
 from textual.theme import BUILTIN_THEMES
 from textual.theme import Theme as TextualTheme
+
+from pi_tui.coding.config.paths import APP_DIR_NAME
 
 TOKENS: tuple[str, ...] = (
     # Core UI (11)
@@ -163,13 +167,21 @@ def agent_dir() -> Path:
 
 
 def theme_dirs(cwd: Path | None = None) -> list[Path]:
-    """Directories searched for themes, highest priority first."""
+    """Directories searched for themes, highest priority first (the project's only when it is trusted)."""
     dirs = []
-    if cwd is not None:
+    if cwd is not None and project_trusted(cwd):
+        dirs.append(cwd / APP_DIR_NAME / "themes")
         dirs.append(cwd / ".pi" / "themes")
     dirs.append(agent_dir() / "themes")
     dirs.append(BUILTIN_DIR)
     return dirs
+
+
+def project_trusted(cwd: Path) -> bool:
+    """Whether ``cwd``'s project themes may load (``trust.is_trusted``; never prompts)."""
+    from pi_tui.coding.resources import trust
+
+    return trust.is_trusted(cwd)
 
 
 def available_themes(cwd: Path | None = None) -> list[str]:
@@ -190,6 +202,12 @@ def find_theme(name_or_path: str, cwd: Path | None = None) -> PiTheme:
         p = d / f"{name_or_path}.json"
         if p.is_file():
             return load_theme_file(p)
+    if cwd is not None:
+        held = [d / f"{name_or_path}.json" for d in (cwd / APP_DIR_NAME / "themes", cwd / ".pi" / "themes")]
+        found = next((p for p in held if p.is_file()), None)
+        if found is not None:  # there, but the folder is not trusted (theme_dirs left it out)
+            raise ThemeError(f"Theme {name_or_path} is in {found.parent}, which is not loaded: this folder is not "
+                             "trusted (start with --trust-project, or answer the trust question)")
     raise ThemeError(f"Theme not found: {name_or_path} (available: {', '.join(available_themes(cwd))})")
 
 

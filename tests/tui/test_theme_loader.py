@@ -82,9 +82,15 @@ def test_bad_json_and_missing_file(tmp_path: Path) -> None:
 
 
 def test_project_theme_overrides_builtin(tmp_path: Path) -> None:
+    from pi_tui.coding.resources import trust
+
     d = tmp_path / ".pi" / "themes"
     d.mkdir(parents=True)
     data = json.loads((BUILTIN_DIR / "dark.json").read_text())
     data["colors"]["accent"] = "#ff0000"
     (d / "dark.json").write_text(json.dumps(data))
-    assert find_theme("dark", tmp_path).hex("accent") == "#ff0000"
+    trust.set_override(True)  # project themes load only in a trusted folder (tests/tui/test_theme_trust.py)
+    try:
+        assert find_theme("dark", tmp_path).hex("accent") == "#ff0000"
+    finally:
+        trust.reset_process_decisions()

@@ -2,7 +2,7 @@
 
 A folder's own code and instructions that change pi-tui's behaviour load only once the user trusts that folder:
 ``<cwd>/.pi-tui/`` ``settings.json``, ``mcp.json``, ``extensions/``, ``skills/``, ``prompts/``, ``themes/``,
-``SYSTEM.md``, ``APPEND_SYSTEM.md``, and ``.agents/skills`` in the cwd or an ancestor (up to the git root, the
+``SYSTEM.md``, ``APPEND_SYSTEM.md``, pi's ``<cwd>/.pi/themes/`` (read by the theme loader), and ``.agents/skills`` in the cwd or an ancestor (up to the git root, the
 same folders skill discovery reads; ``~/.agents/skills`` is the user's own and never counts). Context files
 (``AGENTS.md``/``CLAUDE.md``) are not gated. A bare ``.pi-tui`` folder needs no decision.
 
@@ -55,6 +55,9 @@ PROJECT_TRUST_ENTRIES: tuple[str, ...] = (
     "APPEND_SYSTEM.md",
 )
 """Entries of ``<cwd>/.pi-tui/`` whose presence asks for a trust decision (pi 1.x's list, ``.pi`` → ``.pi-tui``)."""
+PI_PROJECT_TRUST_ENTRIES: tuple[str, ...] = (".pi/themes",)
+"""Entries of ``<cwd>`` in pi's own project folder that pi-tui also reads (project themes, as pi does), so they
+ask for a trust decision too."""
 DEFAULT_PROJECT_TRUST_KEY = "defaultProjectTrust"
 DEFAULT_PROJECT_TRUST_VALUES = ("ask", "always", "never")
 
@@ -135,6 +138,8 @@ def project_resources(cwd: str | os.PathLike[str], home: str | os.PathLike[str] 
     """
     base = Path(os.path.abspath(cwd)) / APP_DIR_NAME
     found = [str(base / entry) for entry in PROJECT_TRUST_ENTRIES if (base / entry).exists()]
+    root = Path(os.path.abspath(cwd))
+    found.extend(str(root / entry) for entry in PI_PROJECT_TRUST_ENTRIES if (root / entry).exists())
     found.extend(str(d) for d in ancestor_agents_skill_dirs(cwd, home) if d.exists())
     return found
 
