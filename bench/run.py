@@ -22,6 +22,7 @@ BENCHMARKS = [
     "typing_burst.py",
     "mcp_client.py",
     "file_index.py",
+    "extensions.py",
 ]
 
 

@@ -35,6 +35,9 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
                             "all_connected_s", "call_mcp_ms", "call_builtin_read_ms", "call_overhead_ms"}),
     "file_index.py": ("file_index.json", {"files", "auto_first_index_s", "auto_query_p95_ms", "python_first_index_s",
                                           "python_query_p95_ms"}),
+    "extensions.py": ("extensions.json", {"events_per_s_0_extensions", "events_per_s_5_sync_noop_extensions",
+                                          "slowdown_percent_sync", "events_per_s_5_async_noop_extensions",
+                                          "slowdown_percent_async", "startup_10_extensions_ms"}),
 }
 
 

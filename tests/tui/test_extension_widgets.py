@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,12 +35,16 @@ def activate(pi):
 """
 
 
-@pytest.mark.anyio
-async def test_widgets_move_truncate_clear_and_reload(tmp_path: Path) -> None:
+def _app(tmp_path: Path) -> tuple[Any, Any]:
     ext = tmp_path / "w.py"
     ext.write_text(textwrap.dedent(EXTENSION))
     session, _ = make_session(tmp_path, extension_paths=[str(ext)])
-    app = make_app(session)
+    return session, make_app(session)
+
+
+@pytest.mark.anyio
+async def test_widgets_move_truncate_clear_and_reload(tmp_path: Path) -> None:
+    session, app = _app(tmp_path)
     async with app.run_test(size=(80, 40)) as pilot:
         await settle(pilot)
         above, below = app.extensions_controller.widgets_above, app.extensions_controller.widgets_below
@@ -67,10 +72,7 @@ async def test_widgets_move_truncate_clear_and_reload(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_message_renderer_and_its_fallback(tmp_path: Path) -> None:
-    ext = tmp_path / "w.py"
-    ext.write_text(textwrap.dedent(EXTENSION))
-    session, _ = make_session(tmp_path, extension_paths=[str(ext)])
-    app = make_app(session)
+    session, app = _app(tmp_path)
     async with app.run_test(size=(80, 30)) as pilot:
         await settle(pilot)
         await session.prompt("/say shout hello there")

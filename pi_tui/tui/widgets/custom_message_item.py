@@ -14,24 +14,14 @@ from typing import Any
 
 from rich.console import RenderableType
 from rich.padding import Padding
-from rich.text import Text
 from textual.strip import Strip
 
 from pi_tui.coding.extensions.registries import MessageRenderContext
 from pi_tui.tui.widgets.message_render import RenderContext
+from pi_tui.tui.widgets.tool_custom_render import renderable
 from pi_tui.tui.widgets.transcript_items import SummaryItem
 
 log = logging.getLogger(__name__)
-
-
-def _renderable(value: Any) -> RenderableType | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return Text(value)
-    if hasattr(value, "__rich__") or hasattr(value, "__rich_console__"):
-        return value  # type: ignore[no-any-return]
-    return Text(str(value))
 
 
 class CustomMessageItem(SummaryItem):
@@ -49,7 +39,7 @@ class CustomMessageItem(SummaryItem):
         if spec is None:
             return None
         try:
-            return _renderable(spec.render(self.message, MessageRenderContext(expanded=self.is_expanded(ctx))))
+            return renderable(spec.render(self.message, MessageRenderContext(expanded=self.is_expanded(ctx))))
         except Exception:
             log.exception("message renderer of %s failed", self.custom_type)
             return None

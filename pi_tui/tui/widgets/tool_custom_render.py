@@ -28,7 +28,8 @@ class ToolResultView:
     text: str
 
 
-def _renderable(value: Any) -> RenderableType | None:
+def renderable(value: Any) -> RenderableType | None:
+    """What a renderer returned as a Rich renderable: a ``str`` as plain text, a renderable as it is, None as None."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -51,7 +52,7 @@ def custom_parts(item: Any, renderers: Any, expanded: bool) -> tuple[RenderableT
     header = body = None
     if spec.render_call is not None:
         try:
-            header = _renderable(spec.render_call(dict(item.args), context))
+            header = renderable(spec.render_call(dict(item.args), context))
         except Exception:
             log.exception("render_call of %s failed", item.name)
     if spec.render_result is not None and (finished or item.partial_text):
@@ -59,7 +60,7 @@ def custom_parts(item: Any, renderers: Any, expanded: bool) -> tuple[RenderableT
         result = ToolResultView(content=[{"type": "text", "text": text}], details=item.details,
                                 is_error=context.is_error, text=text)
         try:
-            body = _renderable(spec.render_result(result, context))
+            body = renderable(spec.render_result(result, context))
         except Exception:
             log.exception("render_result of %s failed", item.name)
     return header, body

@@ -252,7 +252,7 @@ def test_dispatch_finishes_suspended_handlers_in_order_and_isolates_failures(tmp
     _ext(runtime, "last", message_update=lambda e: seen.append("last"))
     async def scenario() -> None:
         pending = runtime.runner.dispatch("message_update", object())
-        assert pending is not None and seen == ["quick", "slow:start"]  # suspended: the rest waits for it
+        assert pending is not None  # an async handler: the handler loop runs them, in order
         await pending
 
     asyncio.run(scenario())
