@@ -61,6 +61,7 @@ BUILTIN_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("tools", "Show/hide the tool-call panel"),
     SlashCommand("mcp", "MCP servers: state, tools, reconnect, enable/disable"),
     SlashCommand("hotkeys", "Show key bindings"),
+    SlashCommand("changelog", "Show pi-tui's changelog"),
     SlashCommand("quit", "Quit pi-tui"),
 )
 

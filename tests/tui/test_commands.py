@@ -24,7 +24,7 @@ def test_parse_slash() -> None:
     assert parsed is not None and parsed[0].name == "name" and parsed[1] == "my session"
     assert parse_slash("/unknown thing") is None
     assert parse_slash("hello /model") is None
-    assert [c.name for c in complete_slash("/c")] == ["compact", "copy"]
+    assert [c.name for c in complete_slash("/c")] == ["compact", "copy", "changelog"]
 
 
 async def _ready(tmp_path: Path, steps: list[Any] | None = None) -> tuple[Any, Any]:

@@ -55,6 +55,7 @@ class SlashCommandHandlers:
             "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
             "theme": self.theme, "tools": self.tools, "mcp": self.mcp, "hotkeys": self.hotkeys,
+            "changelog": self.changelog,
             "quit": self.quit, "tree": self.tree_command.run,
         }
 
@@ -297,6 +298,14 @@ class SlashCommandHandlers:
             self.host.add_notice("status", "MCP is not available in this session")
             return
         self.host.push_screen(McpScreen(link))
+
+    async def changelog(self, arg: str, context: Any = None) -> None:
+        """``/changelog``: pi-tui's CHANGELOG.md in a scrollable screen (``tui/modals/changelog.py``; pi's
+        "What's New"). The file is read in a thread."""
+        from pi_tui.coding.changelog import changelog_markdown
+        from pi_tui.tui.modals.changelog import ChangelogScreen
+
+        self.host.push_screen(ChangelogScreen(await asyncio.to_thread(changelog_markdown)))
 
     async def hotkeys(self, arg: str, context: Any = None) -> None:
         """``/hotkeys``: the keymap and the slash commands."""
