@@ -18,6 +18,7 @@ BENCHMARKS = [
     "startup.py",
     "idle_cpu.py",
     "tui_stream.py",
+    "tui_stream_cpu.py",
     "tui_long_session.py",
     "typing_burst.py",
     "mcp_client.py",

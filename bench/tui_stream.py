@@ -56,8 +56,11 @@ async def _wait(predicate: Any, wait_limit: float = 60.0) -> None:
 
 
 async def run_pi(text: str, cwd: str, tokens_per_second: float | None, token_size: tuple[int, int] = (3, 5),
-                 type_interval: float | None = None) -> dict[str, Any]:
-    """Stream ``text`` through the real app; returns timings, lags, key latencies, final screen and lines."""
+                 type_interval: float | None = None, probe_lag: bool = True) -> dict[str, Any]:
+    """Stream ``text`` through the real app; returns timings, lags, key latencies, final screen and lines.
+
+    ``cpu_s``: CPU seconds of this process (every thread: app, agent loop, provider, screen serialisation) from
+    submit to ``agent_end``; ``probe_lag=False`` leaves the 10 ms lag probe out (it costs CPU itself)."""
     faux = register_faux_provider(tokens_per_second=tokens_per_second, token_size=token_size)
     faux.set_responses([faux_assistant_message(text)])
     app = make_pi_app(cwd, faux=faux)
@@ -78,11 +81,14 @@ async def run_pi(text: str, cwd: str, tokens_per_second: float | None, token_siz
                     deltas += 1
                 elif etype == "agent_end":
                     out["agent_end"] = time.perf_counter()
+                    out["cpu_s"] = time.process_time() - cpu0
                     done.set()
 
             app.session.subscribe(listener)
             probe = LagProbe(0.01)
-            probe.start()
+            if probe_lag:
+                probe.start()
+            cpu0 = time.process_time()
             t0 = time.perf_counter()
             app.run_worker(app.submit_text(PROMPT), name="bench-submit")
             typing = None

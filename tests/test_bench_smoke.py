@@ -27,6 +27,7 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
     "idle_cpu.py": ("idle_cpu.json", {"pi_tui", "minimal"}),
     "tui_stream.py": ("tui_stream.json", {"a_pi_chars_per_s", "a_textual_chars_per_s", "a_ratio", "b_lag_p95_ms",
                                           "b_key_p95_ms", "b_keys", "c_screen_identical", "c_lines_equal_one_shot"}),
+    "tui_stream_cpu.py": ("tui_stream_cpu.json", {"reply_chars", "rates", "key_p95_ms", "keys"}),
     "tui_long_session.py": ("tui_long_session.json", {"process_to_interactive_s", "page_p95_ms", "append_median_ms",
                                                       "rss_peak_mb", "markers_expected", "markers_missing_count",
                                                       "base_app_to_interactive_s", "ratio_page"}),

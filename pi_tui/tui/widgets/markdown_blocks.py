@@ -34,7 +34,21 @@ def split_blocks(text: str, final: bool = False) -> tuple[list[str], str]:
     change. ``tail`` is the unfinished rest ("" when nothing is open). With ``final=True`` the whole text is
     taken as complete: the tail, if any, is appended to the closed blocks and ``tail`` is "".
     """
-    lines = text.split("\n")
+    blocks, tail, _resume, _settled = scan_blocks(text, 0, final)
+    return blocks, tail
+
+
+def scan_blocks(text: str, start: int = 0, final: bool = False) -> tuple[list[str], str, int, int]:
+    """``split_blocks`` of ``text[start:]``, where ``start`` is 0 or a resume offset this function returned for
+    a text that ``text`` extends; returns ``(closed_blocks, tail, resume, settled)``.
+
+    ``resume`` is the offset just after the last complete line after which the scan holds no open block (no
+    fence, no list waiting for its next line), and ``settled`` how many of ``closed_blocks`` end before it.
+    Scanning a longer text from ``resume`` gives exactly the blocks after the first ``settled`` ones (the scan
+    is a function of its state and the remaining lines, and that state is empty there), so a growing text is
+    split once per character instead of once per update.
+    """
+    lines = text[start:].split("\n")
     # The last element is an incomplete line unless the text ends with "\n" (then it is "").
     complete = lines[:-1]
     partial = lines[-1]
@@ -46,6 +60,9 @@ def split_blocks(text: str, final: bool = False) -> tuple[list[str], str]:
     current: list[str] = []
     fence: str | None = None  # fence marker while inside a fenced block
     pending_blank = False  # a blank line seen after a list block; decision waits for the next line
+    pos = start
+    resume, settled = start, 0
+    n_terminated = len(lines) - 1  # lines followed by "\n" (only those can end before a resume point)
 
     def close() -> None:
         nonlocal current
@@ -53,43 +70,43 @@ def split_blocks(text: str, final: bool = False) -> tuple[list[str], str]:
             blocks.append("\n".join(current))
         current = []
 
-    for line in complete:
+    for k, line in enumerate(complete):
+        pos += len(line) + 1
         if fence is not None:
             current.append(line)
             m = _FENCE_RE.match(line)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and m.group(2).strip() == "":
                 fence = None
                 close()
-            continue
-        if _is_blank(line):
+        elif _is_blank(line):
             if current and _is_list_item(current[0]):
                 pending_blank = True
             else:
                 close()
-            continue
-        if pending_blank:
-            pending_blank = False
-            if line.startswith((" ", "\t")) or _is_list_item(line):
-                current.append("")
-            else:
+        else:
+            if pending_blank:
+                pending_blank = False
+                if line.startswith((" ", "\t")) or _is_list_item(line):
+                    current.append("")
+                else:
+                    close()
+            m = _FENCE_RE.match(line)
+            if m and (m.group(1)[0] == "~" or "`" not in m.group(2)):
                 close()
-        m = _FENCE_RE.match(line)
-        if m and (m.group(1)[0] == "~" or "`" not in m.group(2)):
-            close()
-            fence = m.group(1)
+                fence = m.group(1)
             current.append(line)
-            continue
-        current.append(line)
+        if not current and fence is None and not pending_blank and k < n_terminated:
+            resume, settled = pos, len(blocks)
 
     if final:
         close()
-        return blocks, ""
+        return blocks, "", resume, settled
     tail_lines = current + ([partial] if partial else [])
     tail = "\n".join(tail_lines)
     if pending_blank and not partial:
         # A list followed by a blank line: still open until the next line shows whether it continues.
         tail = "\n".join(current)
-    return blocks, tail
+    return blocks, tail, resume, settled
 
 
 def all_blocks(text: str) -> list[str]:

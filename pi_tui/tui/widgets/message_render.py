@@ -98,28 +98,46 @@ class RenderContext:
                 for line in lines]
 
     def markdown_strips(self, text: str, width: int, cache: dict[str, list[Strip]] | None = None,
-                        final: bool = True, style: Style | None = None, cache_prefix: str = "") -> list[Strip]:
-        """Strips of Markdown ``text`` rendered block by block (see ``markdown_blocks``).
+                        final: bool = True, style: Style | None = None, cache_prefix: str = "",
+                        indent: int = 0) -> list[Strip]:
+        """Strips of Markdown ``text`` rendered block by block (see ``markdown_blocks``), each ``indent`` blank
+        cells + ``width`` cells wide.
 
-        ``cache`` maps ``cache_prefix`` + a closed block's source to its strips (same width/theme; the prefix
-        separates e.g. thinking from answer text); the open tail of a streaming text (``final=False``) is
-        rendered fresh each time and never cached.
+        ``cache`` maps ``cache_prefix`` + a closed block's source to its (indented) strips (same width/theme;
+        the prefix separates e.g. thinking from answer text); the open tail of a streaming text
+        (``final=False``) is rendered fresh each time and never cached.
         """
         blocks, tail = split_blocks(text, final=final)
         out: list[Strip] = []
-        blank = blank_strip(width)
+        blank = blank_strip(width + indent)
+        prefix = f"{cache_prefix}{indent}\0"
         for i, block in enumerate(blocks + ([tail] if tail else [])):
             is_tail = i == len(blocks)
-            key = cache_prefix + block
+            key = prefix + block
             strips = None if (cache is None or is_tail) else cache.get(key)
             if strips is None:
-                strips = _trim_blank(self.to_strips(self.markdown(block, style), width))
+                strips = block_strips(self, block, width, style, indent)
                 if cache is not None and not is_tail:
                     cache[key] = strips
             if out:
                 out.append(blank)
             out.extend(strips)
         return out
+
+
+def block_strips(ctx: RenderContext, block: str, width: int, style: Style | None = None,
+                 indent: int = 0) -> list[Strip]:
+    """One Markdown block's strips at ``width`` without Rich's blank lines around it, after ``indent`` blank
+    cells (``markdown_blocks`` gives the blocks)."""
+    strips = _trim_blank(ctx.to_strips(ctx.markdown(block, style), width))
+    if indent:
+        strips = [_indent(s, indent) for s in strips]
+    return strips
+
+
+def _indent(strip: Strip, cells: int) -> Strip:
+    """``strip`` after ``cells`` blank cells (null style)."""
+    return Strip([Segment(" " * cells, NULL_STYLE), *strip], strip.cell_length + cells)
 
 
 def _trim_blank(strips: list[Strip]) -> list[Strip]:

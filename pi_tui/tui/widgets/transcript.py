@@ -422,11 +422,15 @@ class Transcript(ScrollView, can_focus=False):
         if not self.items or not self.is_mounted:
             return
         width = self._width or self.content_width
+        # Items changed since the last flush wait for the pending one (it renders them and repaints): rendering a
+        # streaming reply here too, after each scroll, rendered it twice per frame.
+        wait = self._dirty if self._flush_timer is not None else ()
         for _ in range(6):
             lo, hi = self._visible_range(margin=self.size.height)
             changed = False
             for i in range(lo, hi + 1):
-                changed = self._render_item(i, width) or changed
+                if i not in wait:
+                    changed = self._render_item(i, width) or changed
             if not changed:
                 break
             self._place()
@@ -485,7 +489,9 @@ class Transcript(ScrollView, can_focus=False):
             # until the new one is made (blank lines flashed the transcript empty while a reply streamed),
             # and repaint once it is.
             strips = item.last_strips(self._width or width)
-            if not self._repaint_pending:
+            # A pending flush renders every visible item and repaints: a second render now would be wasted
+            # (a streamed chunk arriving between a flush and the paint rendered the reply twice per frame).
+            if not self._repaint_pending and self._flush_timer is None:
                 self._repaint_pending = True
                 self.call_later(self._repaint_stale)
         if row >= len(strips):

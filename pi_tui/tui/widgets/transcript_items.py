@@ -26,6 +26,7 @@ from textual.strip import Strip
 from pi_tui.coding.tools.truncate import count_lines
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.abort_text import abort_text
+from pi_tui.tui.widgets.markdown_incremental import IncrementalMarkdown
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
 from pi_tui.tui.widgets.prompt_input import PASTE_MAX_CHARS, PASTE_MAX_LINES
 from pi_tui.tui.widgets.tool_custom_render import custom_parts
@@ -205,9 +206,9 @@ class UserItem(TranscriptItem):
 class AssistantItem(TranscriptItem):
     """An assistant message, streamed: thinking blocks and Markdown text; tool calls are separate items.
 
-    Finished Markdown blocks are cached (``_block_cache``, per width/theme); while ``streaming`` only the open
-    tail is re-rendered. When finished, the same block splitting is used, so the final render equals a
-    one-shot render of the same text.
+    Each text or thinking block renders through an ``IncrementalMarkdown`` (closed Markdown blocks once, per
+    width/theme); while ``streaming`` only the open tail is re-rendered. When finished, the same block splitting
+    is used, so the final render equals a one-shot render of the same text.
     """
 
     def __init__(self, message: Any, streaming: bool = False) -> None:
@@ -215,13 +216,17 @@ class AssistantItem(TranscriptItem):
         self.message = message
         self.streaming = streaming
         self.thinking_collapsed: bool | None = None  # None: follow Ctrl+T (ctx.hide_thinking); a click sets it
-        self._block_cache: dict[str, list[Strip]] = {}
-        self._cache_key: tuple[int, int] | None = None
+        self._renders: dict[tuple[int, str], IncrementalMarkdown] = {}  # (content index, kind) -> its render
 
     def evict(self) -> None:
         super().evict()
-        self._block_cache = {}
-        self._cache_key = None
+        self._renders = {}
+
+    def _markdown(self, index: int, kind: str, style: Style | None) -> IncrementalMarkdown:
+        render = self._renders.get((index, kind))
+        if render is None or render.style != style:
+            render = self._renders[(index, kind)] = IncrementalMarkdown(style, indent=1)
+        return render
 
     def update(self, message: Any, streaming: bool | None = None) -> None:
         """New snapshot of the (partial) message."""
@@ -259,17 +264,13 @@ class AssistantItem(TranscriptItem):
 
     def build(self, ctx: RenderContext, width: int) -> list[Strip]:
         t = ctx.theme
-        if self._cache_key != (width, ctx.generation):
-            self._block_cache = {}
-            self._cache_key = (width, ctx.generation)
         out: list[Strip] = []
         blank = blank_strip(width)
         inner = max(1, width - 1)
-        pad = blank_strip(1)
         content = field(self.message, "content", []) or []
         collapsed = ctx.hide_thinking if self.thinking_collapsed is None else self.thinking_collapsed
         self._collapsed_now = collapsed
-        for block in content:
+        for index, block in enumerate(content):
             btype = field(block, "type")
             strips: list[Strip]
             if btype == "thinking":
@@ -277,20 +278,22 @@ class AssistantItem(TranscriptItem):
                 if not text.strip():
                     continue
                 if collapsed:
-                    strips = ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)
+                    strips = [Strip.join([blank_strip(1), s]) for s in
+                              ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)]
                 else:
-                    strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming,
-                                                 style=t.fg("thinkingText", italic=True), cache_prefix="thinking\0")
+                    strips = self._markdown(index, "thinking", t.fg("thinkingText", italic=True)).strips(
+                        ctx, text, inner, final=not self.streaming)
             elif btype == "text":
                 text = field(block, "text", "") or ""
                 if not text.strip():
                     continue
-                strips = ctx.markdown_strips(text, inner, self._block_cache, final=not self.streaming)
+                # Each closed block is rendered once (already indented); only the open tail again.
+                strips = self._markdown(index, "text", None).strips(ctx, text, inner, final=not self.streaming)
             else:
                 continue
             if out:
                 out.append(blank)
-            out.extend(Strip.join([pad, s]) for s in strips)
+            out.extend(strips)
         stop = field(self.message, "stop_reason")
         if not self.streaming and not self.has_tool_calls():
             if stop == "aborted":
