@@ -1,7 +1,8 @@
 """Run every benchmark in bench/ and print their tables: ``python bench/run.py [--quick]``.
 
 Each benchmark is a script that prints a table and writes JSON to bench/results/. A benchmark that
-fails is reported and the others still run; the exit code is non-zero if any failed.
+fails is reported and the others still run; the exit code is non-zero if any failed. At the end, every figure an
+issue sets a target for is printed again with its target and "met" / "NOT met" (bench/_targets.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ BENCHMARKS = [
     "mcp_client.py",
     "file_index.py",
     "extensions.py",
+    "vs_pi.py",
 ]
 
 
@@ -44,6 +46,11 @@ def main(argv: list[str]) -> int:
         print(f"  ({name} took {time.perf_counter() - t0:.1f} s, exit {proc.returncode})")
         if proc.returncode != 0:
             failed.append(name)
+    sys.path.insert(0, str(here))
+    from _common import RESULTS_DIR
+    from _targets import summary
+
+    print("\n".join(summary(RESULTS_DIR, {Path(n).stem for n in names})))
     if failed:
         print(f"\nfailed: {', '.join(failed)}")
         return 1

@@ -32,6 +32,7 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
                                                       "rss_peak_mb", "markers_expected", "markers_missing_count",
                                                       "base_app_to_interactive_s", "ratio_page"}),
     "typing_burst.py": ("typing_burst.json", {"chars", "seconds", "chars_per_s", "cpu_s", "whole_and_in_order"}),
+    "vs_pi.py": ("vs_pi.json", set()),
     "mcp_client.py": ("mcp_client.json", {"tti_no_servers_s", "tti_three_servers_s", "tti_ratio", "manager_start_s",
                             "all_connected_s", "call_mcp_ms", "call_builtin_read_ms", "call_overhead_ms"}),
     "file_index.py": ("file_index.json", {"files", "auto_first_index_s", "auto_query_p95_ms", "python_first_index_s",

@@ -5,7 +5,9 @@ are drawn (``render_line``). Items not yet rendered at the current width use an 
 come into view, so opening a 2,000-message session renders only the last screenful.
 
 Streaming: callers mutate an item and call ``item_changed(item)``; changes are coalesced and flushed at most
-every ``FLUSH_INTERVAL`` seconds by a one-shot timer (no timer runs while idle). While the user is at the bottom
+every ``FLUSH_INTERVAL`` seconds by a one-shot timer (no timer runs while idle); text arriving in a streaming
+reply waits ``STREAM_FLUSH_INTERVAL`` (issue 15: each frame repaints the whole view and costs the same whatever
+text it adds, so ten frames a second show a 2,000 chars/s reply at a fraction of the CPU of 25). While the user is at the bottom
 the view follows the tail; after scrolling up, off-screen changed items are not re-rendered until they come
 back into view, and following resumes when the user returns to the bottom.
 
@@ -28,15 +30,18 @@ from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
 from pi_tui.tui.widgets.message_render import NULL_STYLE, RenderContext, blank_strip
 from pi_tui.tui.widgets.transcript_geometry import HeightTable
-from pi_tui.tui.widgets.transcript_items import NoticeItem, TranscriptItem
+from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, TranscriptItem
+from pi_tui.tui.widgets.transcript_scrollbar import TranscriptScrollBar
 
-FLUSH_INTERVAL = 0.04  # seconds; the tail of a streaming message re-renders at most ~25 times a second
+FLUSH_INTERVAL = 0.04  # seconds; changed items re-render at most ~25 times a second
+STREAM_FLUSH_INTERVAL = 0.1  # seconds; a streaming reply's new text shows at most 10 times a second
 MAX_CACHED_ITEMS = 300  # rendered items kept in memory; older off-screen renders are dropped (re-rendered on view)
 NEW_OUTPUT_LABEL = "↓ new output below ({key})"
 
@@ -91,6 +96,18 @@ class Transcript(ScrollView, can_focus=False):
         self._rescroll_pending = False
         self._repaint_pending = False  # render_line painted a stale render; a repaint follows its new render
         self.render_count = 0  # items rendered (for tests and benchmarks)
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The vertical scrollbar: a ``TranscriptScrollBar``, repainted only when its thumb is drawn differently
+        (``Widget.vertical_scrollbar``, which this replaces, makes a plain ``ScrollBar`` the same way)."""
+        if self._vertical_scrollbar is not None:
+            return self._vertical_scrollbar
+        bar = TranscriptScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+        self._vertical_scrollbar = bar
+        bar.display = False
+        self.app._start_widget(self, bar)
+        return bar
 
     # ----------------------------------------------------------------- geometry
     @property
@@ -234,7 +251,7 @@ class Transcript(ScrollView, can_focus=False):
         self._table.append(item.guess_height(self.ctx, self._width or 80))
         self._dirty.add(len(self.items) - 1)
         self._note_output(len(self.items) - 1)
-        self._schedule_flush()
+        self._schedule_flush(item)
         return item
 
     def extend(self, items: Iterable[TranscriptItem]) -> None:
@@ -341,7 +358,7 @@ class Transcript(ScrollView, can_focus=False):
         if immediate:
             self.flush()
         else:
-            self._schedule_flush()
+            self._schedule_flush(item)
 
     def _note_output(self, i: int) -> None:
         """Item ``i`` got new output: flag it when its end is below a scrolled-up view."""
@@ -356,9 +373,11 @@ class Transcript(ScrollView, can_focus=False):
         self._dirty.update(range(len(self.items)))
         self.flush()
 
-    def _schedule_flush(self) -> None:
+    def _schedule_flush(self, item: TranscriptItem) -> None:
         if self._flush_timer is None and self.is_mounted:
-            self._flush_timer = self.set_timer(FLUSH_INTERVAL, self._timer_flush)
+            streaming = isinstance(item, AssistantItem) and item.streaming
+            self._flush_timer = self.set_timer(STREAM_FLUSH_INTERVAL if streaming else FLUSH_INTERVAL,
+                                               self._timer_flush)
 
     def _timer_flush(self) -> None:
         self._flush_timer = None
@@ -500,7 +519,8 @@ class Transcript(ScrollView, can_focus=False):
         # reference cycle), which would leave every cached line to the full garbage collector (bench: 58 gen-2
         # collections of ~75 ms while paging through 2,000 messages).
         cached = strips[row]
-        return Strip(list(cached), cached.cell_length).crop_extend(0, width, None)
+        fresh = Strip(list(cached), cached.cell_length)
+        return fresh if cached.cell_length == width else fresh.crop_extend(0, width, None)
 
     # ----------------------------------------------------------------- input
     def on_click(self, event: events.Click) -> None:
