@@ -11,6 +11,7 @@ settings → ``medium``; clamped to the model. New sessions record ``model_chang
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,8 @@ def create_agent_session(
     level = level or session_settings.default_thinking_level
     level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
 
-    all_tools = _build_tools(cwd, settings_manager)
+    # read's non-vision note follows the model in use (pi: ctx.model); ``agent`` is bound below
+    all_tools = _build_tools(cwd, settings_manager, lambda: _takes_images(agent))
     active = _select_tools(all_tools, split_tool_names(tools)[0])  # `mcp__…` entries filter MCP tools (mcp/)
     resources = ResourceLoader(
         cwd,
@@ -292,7 +294,14 @@ def create_agent_session(
     return session
 
 
-def _build_tools(cwd: str, settings_manager: SettingsManager) -> dict[str, AgentTool]:
+def _takes_images(agent: SessionAgent) -> bool:
+    """True when the agent's model accepts images (or no model is set: pi adds the note only for a model)."""
+    model = agent.state.model
+    return model is None or "image" in model.input
+
+
+def _build_tools(cwd: str, settings_manager: SettingsManager,
+                 supports_images: Callable[[], bool] | None = None) -> dict[str, AgentTool]:
     from pi_tui.coding.tools import create_coding_tools
 
     return create_coding_tools(
@@ -300,7 +309,9 @@ def _build_tools(cwd: str, settings_manager: SettingsManager) -> dict[str, Agent
         {
             "shellPath": settings_manager.shell_path,
             "shellCommandPrefix": settings_manager.shell_command_prefix,
+            "autoResizeImages": settings_manager.image_auto_resize,
         },
+        supports_images=supports_images,
     )
 
 

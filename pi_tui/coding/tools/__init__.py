@@ -7,7 +7,8 @@ is :data:`READ_ONLY_TOOL_NAMES` (``read, grep, find, ls``).
 ``settings`` is an optional mapping with pi's settings.json keys (camelCase; snake_case accepted):
 ``shellPath`` (bash shell, must exist), ``shellCommandPrefix`` (prepended to every bash command with a
 newline), ``binDir`` (put first on the bash PATH), ``searchBackend`` (``"auto"|"external"|"python"``
-for grep/find). ``supports_images`` (a callable) lets ``read`` add pi's non-vision note.
+for grep/find), ``autoResizeImages`` (pi's ``images.autoResize``: ``read`` resizes images, default on).
+``supports_images`` (a callable) lets ``read`` add pi's non-vision note.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def create_coding_tools(
     raw_backend = _setting(settings, "searchBackend", "search_backend")
     backend: SearchBackend = raw_backend if raw_backend in ("auto", "external", "python") else "auto"
     tools: list[AgentTool] = [
-        ReadTool(cwd, supports_images=supports_images),
+        ReadTool(cwd, supports_images=supports_images,
+                 auto_resize_images=_setting(settings, "autoResizeImages", "auto_resize_images") is not False),
         BashTool(
             cwd,
             shell_path=_setting(settings, "shellPath", "shell_path"),

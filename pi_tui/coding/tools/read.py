@@ -2,9 +2,14 @@
 
 * Images are detected by magic bytes (JPEG, PNG, GIF, WebP; not by extension) and returned as
   ``Read image file [<mime>]`` + an image block (+ pi's non-vision note when the model cannot take
-  images). Images are passed through unresized (pi resizes to <= 2000x2000; not ported); one whose
-  base64 form is 4.5 MB or more gets pi's ``[Image omitted: could not be resized below the inline image
-  size limit.]`` note instead of the image block.
+  images). With ``auto_resize_images`` (setting ``images.autoResize``, default on) they are resized as pi
+  does (:func:`pi_tui.coding.images.resize_image`: at most 2000x2000 and under 4.5 MB of base64, in a worker
+  thread), the MIME type in the note is the sent one and a resized image gets pi's dimension note
+  (``[Image: original WxH, displayed at wxh. ...]``); one that cannot be brought under the limit gets pi's
+  ``[Image omitted: could not be resized below the inline image size limit.]`` note instead of the image
+  block. A file with an image header that does not decode gets ``[Image omitted: the file could not be
+  decoded as an image (corrupt or truncated?).]`` (pi says "could not be resized" there too; DIFFERENCES T8).
+  Without ``auto_resize_images`` the bytes are sent as they are (pi).
 * Other files with a NUL byte in their first 8 KB are binary (pi-tui addition, case 22): the result is a
   short note ``Binary file <path> (<size> bytes) not shown...`` and never the raw bytes.
 * Line breaks: ``\\r\\n`` and a lone ``\\r`` read as ``\\n`` (as the edit tool reads them), so the text of a
@@ -18,6 +23,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 from collections.abc import Callable
@@ -28,6 +34,14 @@ from pydantic import Field
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.types import ImageContent, TextContent
+from pi_tui.coding.images import DEFAULT_MAX_BYTES as MAX_IMAGE_BASE64_BYTES
+from pi_tui.coding.images import (
+    IMAGE_OMITTED_NOTE,
+    ImageError,
+    detect_image_mime,
+    format_dimension_note,
+    resize_image,
+)
 from pi_tui.coding.tools.common import node_error_message, run_abortable, text_result
 from pi_tui.coding.tools.file_access import read_file
 from pi_tui.coding.tools.path_utils import resolve_read_path
@@ -58,22 +72,9 @@ READ_PARAMETERS: dict[str, Any] = {
 
 NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]"
 BINARY_SNIFF_BYTES = 8192
-MAX_INLINE_IMAGE_BYTES = int(4.5 * 1024 * 1024)
+MAX_INLINE_IMAGE_BYTES = MAX_IMAGE_BASE64_BYTES
 """pi's inline image limit, on the base64 size."""
-IMAGE_OMITTED_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
-
-
-def detect_image_mime(head: bytes) -> str | None:
-    """MIME type of a supported image from its first bytes: ``image/jpeg|png|gif|webp``, else None."""
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head.startswith((b"GIF87a", b"GIF89a")):
-        return "image/gif"
-    if len(head) >= 12 and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "image/webp"
-    return None
+UNDECODABLE_NOTE = "[Image omitted: the file could not be decoded as an image (corrupt or truncated?).]"
 
 
 def is_binary(head: bytes) -> bool:
@@ -156,9 +157,11 @@ class ReadTool(AgentTool):
 
     cwd: str = Field(default=".", exclude=True)
     supports_images: Callable[[], bool] | None = Field(default=None, exclude=True)
+    auto_resize_images: bool = Field(default=True, exclude=True)  # pi's images.autoResize
     file_access: Any = Field(default=None, exclude=True)  # tools/file_access.py; None = local files
 
-    def __init__(self, cwd: str, supports_images: Callable[[], bool] | None = None, **data: Any) -> None:
+    def __init__(self, cwd: str, supports_images: Callable[[], bool] | None = None,
+                 auto_resize_images: bool = True, **data: Any) -> None:
         super().__init__(
             name="read",
             label="read",
@@ -166,6 +169,7 @@ class ReadTool(AgentTool):
             parameters=READ_PARAMETERS,
             cwd=cwd,
             supports_images=supports_images,
+            auto_resize_images=auto_resize_images,
             **data,
         )
 
@@ -184,18 +188,7 @@ class ReadTool(AgentTool):
         raw = await run_abortable(signal, read_file(self.file_access, absolute, _load))
         mime = detect_image_mime(raw[:16])
         if mime is not None:
-            note = f"Read image file [{mime}]"
-            encoded = base64.b64encode(raw).decode("ascii")
-            too_big = len(encoded) >= MAX_INLINE_IMAGE_BYTES
-            if too_big:
-                note += f"\n{IMAGE_OMITTED_NOTE}"
-            if self.supports_images is not None and not self.supports_images():
-                note += f"\n{NON_VISION_NOTE}"
-            if too_big:
-                return text_result(note)
-            return AgentToolResult(
-                content=[TextContent(text=note), ImageContent(data=encoded, mime_type=mime)]
-            )
+            return await run_abortable(signal, asyncio.to_thread(self._image_result, raw, mime))
         if is_binary(raw):
             return text_result(
                 f"Binary file {path} ({len(raw)} bytes) not shown: it contains NUL bytes and is not a "
@@ -204,3 +197,27 @@ class ReadTool(AgentTool):
         text = raw.decode("utf-8", "replace")
         out, details = format_text(text, path, offset, limit)
         return text_result(out, details)
+
+    def _image_result(self, raw: bytes, mime: str) -> AgentToolResult:
+        """pi's image branch of ``read`` (module docstring); runs in a worker thread (Pillow)."""
+        non_vision = self.supports_images is not None and not self.supports_images()
+        encoded = base64.b64encode(raw).decode("ascii")
+        note, image = f"Read image file [{mime}]", ImageContent(data=encoded, mime_type=mime)
+        if self.auto_resize_images:
+            try:
+                resized = resize_image(encoded, mime)
+            except ImageError:
+                resized, note = None, f"{note}\n{UNDECODABLE_NOTE}"
+            else:
+                if resized is None:
+                    note = f"{note}\n{IMAGE_OMITTED_NOTE}"
+            if resized is None:
+                return text_result(note + (f"\n{NON_VISION_NOTE}" if non_vision else ""))
+            note = f"Read image file [{resized.mime_type}]"
+            dimension_note = format_dimension_note(resized)
+            if dimension_note:
+                note += f"\n{dimension_note}"
+            image = ImageContent(data=resized.data, mime_type=resized.mime_type)
+        if non_vision:
+            note += f"\n{NON_VISION_NOTE}"
+        return AgentToolResult(content=[TextContent(text=note), image])

@@ -88,18 +88,48 @@ async def test_image_detected_by_magic_bytes(tmp_path: Path) -> None:
     assert base64.b64decode(image.data) == data
 
 
-@pytest.mark.parametrize(
-    ("head", "mime"),
-    [
-        (b"\xff\xd8\xff\xe0" + b"\x00" * 20, "image/jpeg"),
-        (b"GIF89a" + b"\x00" * 20, "image/gif"),
-        (b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 20, "image/webp"),
-    ],
-)
-async def test_other_image_types(tmp_path: Path, head: bytes, mime: str) -> None:
-    (tmp_path / "x").write_bytes(head)
+@pytest.mark.parametrize(("fmt", "mime"), [("JPEG", "image/jpeg"), ("GIF", "image/gif"), ("WEBP", "image/webp")])
+async def test_other_image_types(tmp_path: Path, fmt: str, mime: str) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (40, 30), (10, 200, 30)).save(tmp_path / "x", fmt)  # no extension: found by its bytes
     result = await run(ReadTool(str(tmp_path)), {"path": "x"})
     assert text_of(result) == f"Read image file [{mime}]"
+    assert result.content[1].mime_type == mime  # within the limits: sent as it is
+
+
+@pytest.mark.parametrize("head", [b"\xff\xd8\xff\xe0" + b"\x00" * 20, b"GIF89a" + b"\x00" * 20,
+                                  b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 20])
+async def test_corrupt_image_is_omitted_with_a_clear_note(tmp_path: Path, head: bytes) -> None:
+    """An image header with nothing decodable behind it: a note saying so, no image block, no crash (pi says
+    'could not be resized' here; DIFFERENCES T8)."""
+    (tmp_path / "x").write_bytes(head)
+    result = await run(ReadTool(str(tmp_path)), {"path": "x"})
+    assert len(result.content) == 1
+    assert text_of(result).splitlines()[1] == (
+        "[Image omitted: the file could not be decoded as an image (corrupt or truncated?).]")
+
+
+async def test_large_image_is_resized_with_pis_dimension_note(tmp_path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (3000, 1500), (200, 10, 10)).save(tmp_path / "wide.png")
+    result = await run(ReadTool(str(tmp_path)), {"path": "wide.png"})
+    assert text_of(result) == (
+        "Read image file [image/png]\n"
+        "[Image: original 3000x1500, displayed at 2000x1000. Multiply coordinates by 1.50 to map to original image.]"
+    )
+    with Image.open(__import__("io").BytesIO(base64.b64decode(result.content[1].data))) as sent:
+        assert sent.size == (2000, 1000)
+
+
+async def test_auto_resize_off_sends_the_file_as_it_is(tmp_path: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (2500, 10), (0, 0, 0)).save(tmp_path / "w.png")
+    result = await run(ReadTool(str(tmp_path), auto_resize_images=False), {"path": "w.png"})
+    assert text_of(result) == "Read image file [image/png]"
+    assert base64.b64decode(result.content[1].data) == (tmp_path / "w.png").read_bytes()
 
 
 async def test_fake_image_extension_is_read_as_text(tmp_path: Path) -> None:
@@ -117,13 +147,28 @@ async def test_non_vision_model_note(tmp_path: Path) -> None:
     )
 
 
-async def test_oversized_image_is_omitted(tmp_path: Path) -> None:
+async def test_oversized_image_is_re_encoded_below_the_limit(tmp_path: Path) -> None:
+    """A 1x1 PNG padded to 4 MB (6 MB of base64) is re-encoded as pi does: a small PNG and pi's note."""
     (tmp_path / "huge.png").write_bytes(png_1x1() + b"\x00" * (4 * 1024 * 1024))
     result = await run(ReadTool(str(tmp_path)), {"path": "huge.png"})
+    assert text_of(result) == (
+        "Read image file [image/png]\n"
+        "[Image: original 1x1, displayed at 1x1. Multiply coordinates by 1.00 to map to original image.]"
+    )
+    assert len(result.content[1].data) < 1000
+
+
+async def test_image_that_cannot_fit_is_omitted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pi_tui.coding.tools.read as read_module
+
+    monkeypatch.setattr(read_module, "resize_image", lambda data, mime: None)  # nothing fits
+    (tmp_path / "p.png").write_bytes(png_1x1())
+    result = await run(ReadTool(str(tmp_path), supports_images=lambda: False), {"path": "p.png"})
     assert len(result.content) == 1
     assert text_of(result) == (
         "Read image file [image/png]\n"
-        "[Image omitted: could not be resized below the inline image size limit.]"
+        "[Image omitted: could not be resized below the inline image size limit.]\n"
+        "[Current model does not support images. The image will be omitted from this request.]"
     )
 
 
