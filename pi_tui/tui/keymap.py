@@ -53,6 +53,18 @@ DEFAULT_KEYS: dict[str, list[str]] = {
 
 SCOPED_PREFIXES: tuple[str, ...] = ("app.tree.",)
 """Actions that only a screen of their own runs (``Keymap.scoped_action_for``); the editor never sees them."""
+SCREEN_KEYS: dict[str, list[str]] = {
+    # Keys that act only inside one screen (pi's ids): the editor never takes them (``Keymap.action_for`` skips
+    # them), so Ctrl+P still cycles models and Enter still sends on the main screen.
+    "tui.select.confirm": ["enter", "space"],
+    "tui.select.cancel": ["escape"],
+    "app.models.save": ["ctrl+s"],
+    "app.models.enableAll": ["ctrl+a"],
+    "app.models.clearAll": ["ctrl+x"],
+    "app.models.toggleProvider": ["ctrl+p"],
+    "app.models.reorderUp": ["alt+up"],
+    "app.models.reorderDown": ["alt+down"],
+}
 
 DESCRIPTIONS: dict[str, str] = {
     "tui.input.submit": "Send (idle) / queue a steering message (while working)",
@@ -89,6 +101,14 @@ DESCRIPTIONS: dict[str, str] = {
     "app.tree.filter.all": "Tree: every entry (toggle)",
     "app.tree.filter.cycleForward": "Tree: next filter",
     "app.tree.filter.cycleBackward": "Tree: previous filter",
+    "tui.select.confirm": "/settings, /scoped-models: change the value / toggle the model",
+    "tui.select.cancel": "/settings, /scoped-models: close (a sub-list: back, theme preview undone)",
+    "app.models.save": "/scoped-models: save the selection to settings.json (enabledModels)",
+    "app.models.enableAll": "/scoped-models: enable all (or all matching the filter)",
+    "app.models.clearAll": "/scoped-models: clear all (or all matching the filter)",
+    "app.models.toggleProvider": "/scoped-models: toggle all models of the selected one's provider",
+    "app.models.reorderUp": "/scoped-models: move the selected model up in the cycle order",
+    "app.models.reorderDown": "/scoped-models: move the selected model down in the cycle order",
 }
 
 
@@ -96,13 +116,14 @@ DESCRIPTIONS: dict[str, str] = {
 class Keymap:
     """Keys per action id; ``action_for(key)`` finds the id a pressed key triggers."""
 
-    keys: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_KEYS.items()})
+    keys: dict[str, list[str]] = field(
+        default_factory=lambda: {k: list(v) for k, v in {**DEFAULT_KEYS, **SCREEN_KEYS}.items()})
     warnings: list[str] = field(default_factory=list)
 
     def action_for(self, key: str) -> str | None:
-        """The action id bound to ``key`` (Textual key name), or ``None``."""
+        """The action id bound to ``key`` (Textual key name), or ``None`` (screen-only keys are not looked at)."""
         for action, keys in self.keys.items():
-            if key in keys and not action.startswith(SCOPED_PREFIXES):
+            if key in keys and not action.startswith(SCOPED_PREFIXES) and action not in SCREEN_KEYS:
                 return action
         return None
 
@@ -114,6 +135,10 @@ class Keymap:
             if action.startswith(prefix) and names.intersection(keys):
                 return action
         return None
+
+    def screen_action(self, key: str, actions: tuple[str, ...]) -> str | None:
+        """The first of ``actions`` (a screen's own, e.g. ``SCREEN_KEYS`` ids) that ``key`` is bound to."""
+        return next((action for action in actions if key in self.keys.get(action, [])), None)
 
     def display(self, action: str) -> str:
         """Human form of the keys of ``action``: ``Alt+Enter / Ctrl+F``."""
@@ -145,6 +170,6 @@ def load_keymap(path: Path | None = None) -> Keymap:
     km = Keymap()
     km.warnings.extend(loaded.errors)
     for action, keys in loaded.user.items():
-        if action in DEFAULT_KEYS:
+        if action in DEFAULT_KEYS or action in SCREEN_KEYS:
             km.keys[action] = [to_textual_key(k) for k in keys]
     return km
