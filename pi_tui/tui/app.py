@@ -30,6 +30,7 @@ from pi_tui.tui.controllers.extensions import ExtensionsController
 from pi_tui.tui.controllers.key_actions import KeyActions
 from pi_tui.tui.controllers.prompt_mode import prompt_mode
 from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
+from pi_tui.tui.controllers.settings_commands import SettingsCommands
 from pi_tui.tui.controllers.slash_commands import SlashCommandHandlers
 from pi_tui.tui.controllers.submit import SubmitController
 from pi_tui.tui.controllers.user_bash import BashRunner
@@ -192,10 +193,16 @@ class PiApp(App[int]):
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
                                       open_palette=self.action_command_palette)
+        self.settings_commands = SettingsCommands(  # /settings, /scoped-models, the app's part of /reload
+            self, settings_manager=lambda: self.settings_manager,
+            set_hide_thinking=lambda hidden: self.key_actions.toggle_thinking()
+            if hidden != self.ctx.hide_thinking else None)
         self.builtin_commands = SlashCommandHandlers(
             self, interrupt=self.key_actions.interrupt, toggle_tools=self.key_actions.toggle_tools,
             quit=self.action_quit_app, run_command=self.slash_runner.run_command,
-            command_usages=lambda: [usage_line(c) for c in self.slash_commands()])
+            command_usages=lambda: [usage_line(c) for c in self.slash_commands()],
+            more={"settings": self.settings_commands.settings,
+                  "scoped-models": self.settings_commands.scoped_models})
         self.builtin_commands.register(self.app_commands.registry)
         self.extensions_controller = ExtensionsController(self)
 
@@ -357,6 +364,7 @@ class PiApp(App[int]):
         for warning in warnings:
             self.add_notice("warning", str(warning))
         self._start_mcp(session)
+        self.settings_commands.attach(session)  # /reload also reloads keybindings and the theme here
         self.refresh_footer()
         self.update_offline_notice()
         self.update_title()
@@ -513,8 +521,10 @@ class PiApp(App[int]):
     # ------------------------------------------------------------------ theme
     def _apply_textual_theme(self) -> None:
         theme = to_textual_theme(self.pi_theme)
-        if theme.name not in self.available_themes:
-            self.register_theme(theme)
+        if theme.name not in self.available_themes or self.get_theme(theme.name) != theme:
+            self.register_theme(theme)  # again when its file changed (/reload)
+        if self.theme == theme.name:
+            self.refresh_css()
         self.theme = theme.name
 
     def theme_after_trust(self, name: str) -> None:
@@ -531,7 +541,7 @@ class PiApp(App[int]):
 
     def set_pi_theme(self, name: str, save: bool = True) -> None:
         """Switch theme (``/theme``): Textual theme, Rich styles, every widget; raises ``ThemeError``.
-        ``save``: remember it in settings.json."""
+        ``save=False``: not written to settings.json (the /settings preview, /reload, a trusted project's theme)."""
         self.pi_theme = find_theme(name, _cwd_path(self.cwd))
         self.ctx.set_theme(self.pi_theme)
         for widget in (self.header_widget, self.tool_panel, self.status_line, self.queue_view, self.footer):

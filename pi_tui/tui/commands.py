@@ -60,6 +60,8 @@ BUILTIN_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("theme", "Switch theme", "[name]"),
     SlashCommand("tools", "Show/hide the tool-call panel"),
     SlashCommand("mcp", "MCP servers: state, tools, reconnect, enable/disable"),
+    SlashCommand("settings", "Settings (theme, thinking, queue modes, compaction, retry, images, ...)"),
+    SlashCommand("scoped-models", "Pick the models Ctrl+P cycles through"),
     SlashCommand("changelog", "Show pi-tui's changelog"),
     SlashCommand("hotkeys", "Show key bindings"),
     SlashCommand("quit", "Quit pi-tui"),

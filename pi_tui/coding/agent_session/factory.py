@@ -19,7 +19,7 @@ from pi_tui.agent.types import AgentTool
 from pi_tui.ai.models import clamp_thinking_level
 from pi_tui.ai.secret_redaction import register_env_secrets
 from pi_tui.ai.types import Model
-from pi_tui.coding.agent_session.live_settings import session_settings_from
+from pi_tui.coding.agent_session.live_settings import reload_hook, session_settings_from
 from pi_tui.coding.agent_session.open_file import open_session_manager
 from pi_tui.coding.agent_session.session import AgentSession
 from pi_tui.coding.agent_session.settings import SessionSettings
@@ -286,11 +286,12 @@ def create_agent_session(
     attach_mcp(session, tools=tools, no_mcp=no_mcp)  # session.mcp: its servers are started by the front end
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
-    attach_extensions(  # loaded by session.start() (each mode calls it once its UI is bound)
+    hooks = attach_extensions(  # loaded by session.start() (each mode calls it once its UI is bound)
         session, agent_dir=agent_dir, settings_manager=settings_manager, extension_paths=extension_paths or [],
         no_extensions=no_extensions, project_trusted=None, allowed_tools=tools,
         flag_args=extension_flags or [],
     )
+    hooks.runtime.reload_hooks.append(reload_hook(session, settings_manager))  # /reload: settings, models.json
     return session
 
 

@@ -59,3 +59,44 @@ def apply_settings(session: Any, manager: SettingsManager) -> None:
     if agent is not None:
         agent.steering_mode = fresh.steering_mode
         agent.follow_up_mode = fresh.follow_up_mode
+
+
+def reload_settings_and_models(session: Any, manager: SettingsManager) -> list[str]:
+    """``/reload`` for settings and models.json (pi's ``AgentSession.reload``: the settings files are read
+    again, the providers rebuilt; ``models.json error: …`` when that file is bad). The running session then
+    uses the new settings (:func:`apply_settings`); its model and the cycling scope are swapped for the
+    freshly loaded models of the same provider and id (a changed ``baseUrl`` or ``contextWindow`` applies at
+    once). Returns the warnings to show."""
+    manager.reload()
+    apply_settings(session, manager)
+    warnings = [str(error) for error in manager.drain_errors()]
+    access = session.models
+    registry = getattr(access, "registry", None)
+    if registry is None:
+        return warnings
+    registry.refresh()
+    if registry.error:
+        warnings.append(f"models.json error: {registry.error}")
+    current = session.agent.state.model
+    if current is not None:
+        fresh = access.find(current.provider, current.id)
+        if fresh is not None:
+            session.agent.state.model = fresh
+    scope = []
+    for scoped in session.scoped_models:
+        fresh = access.find(scoped.model.provider, scoped.model.id)
+        if fresh is not None:
+            scope.append(type(scoped)(fresh, scoped.thinking_level))
+    session.set_scoped_models(scope)
+    return warnings
+
+
+def reload_hook(session: Any, manager: SettingsManager) -> Any:
+    """A hook for the extension runtime's ``reload_hooks``: :func:`reload_settings_and_models`, each warning
+    shown with ``session.notify("warning", ...)``."""
+
+    def hook() -> None:
+        for warning in reload_settings_and_models(session, manager):
+            session.notify("warning", warning)
+
+    return hook

@@ -35,13 +35,14 @@ class SlashCommandHandlers:
     Given: the ``host``; ``interrupt()`` (Escape's abort, used by ``/new`` while the agent works);
     ``toggle_tools()`` (``/tools``); ``quit()`` (``/quit``); ``run_command(name, arg)`` (runs a command in a
     worker, reporting failures: the theme picker's choice goes through it); ``command_usages()`` (the usage
-    texts ``/hotkeys`` lists).
+    texts ``/hotkeys`` lists); ``more``: handlers of built-ins that live in other parts, by name.
     """
 
     def __init__(self, host: AppHost, *, interrupt: Callable[[], Awaitable[None]], toggle_tools: Callable[[], None],
                  quit: Callable[[], None], run_command: Callable[[str, str], None],
-                 command_usages: Callable[[], list[str]]) -> None:
+                 command_usages: Callable[[], list[str]], more: dict[str, Handler] | None = None) -> None:
         self.host = host
+        self._more = dict(more or {})  # handlers of built-ins that live in other parts (/settings, ...)
         self._interrupt = interrupt
         self._toggle_tools = toggle_tools
         self._quit = quit
@@ -56,7 +57,7 @@ class SlashCommandHandlers:
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
             "theme": self.theme, "tools": self.tools, "mcp": self.mcp, "hotkeys": self.hotkeys,
             "changelog": self.changelog,
-            "quit": self.quit, "tree": self.tree_command.run,
+            "quit": self.quit, "tree": self.tree_command.run, **self._more,
         }
 
     def register(self, registry: CommandRegistry) -> list[str]:
