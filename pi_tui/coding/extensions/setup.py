@@ -93,7 +93,8 @@ def _link_resources(session: Any, runtime: ExtensionRuntime) -> None:
     runtime.offer_resources = offer
 
 
-RELOAD_DESCRIPTION = "Reload extensions, skills, prompt templates and context files"
+RELOAD_DESCRIPTION = ("Reload extensions, skills, prompt templates, context files, settings, models.json, "
+                      "keybindings and themes")
 
 
 def reload_command(runtime: ExtensionRuntime) -> CommandSpec:
