@@ -57,12 +57,16 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
         if await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project"))) and theme:  # before anything loads
             app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
         try:
-            return create_agent_session(**opts)
+            session = create_agent_session(**opts)
         except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
             from pi_tui.tui.modals.lock_choice import LockChoice
 
             choice = await app.push_screen_wait(LockChoice(exc.summary))
-            return create_agent_session(**{**opts, "if_locked": choice or "read-only"})
+            session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
+        # From now on the app edits the session's settings: read after the trust question, so a trusted
+        # project's .pi-tui/settings.json is in them (/settings shows where it overrides).
+        app.settings_manager = session.settings_manager or app.settings_manager
+        return session
 
     from pi_tui.coding.config.paths import get_agent_dir
     from pi_tui.coding.config.settings import SettingsManager

@@ -7,7 +7,8 @@ under the list say so, with both values). Keys (``tui.select.*`` in the keymap, 
 changes the highlighted setting: a true/false or short choice steps to the next value (pi's settings list), a
 number opens an input (Enter saves, Esc cancels; a bad value is refused with a message and nothing is saved),
 the theme, the thinking level, longer choice lists and the default model open a list (the theme is previewed
-while moving; Esc restores it). Typing filters the rows by name; Backspace edits the filter; Esc closes.
+while moving; Esc restores it). Typing filters the rows by name (then by settings.json key) and highlights
+the first match; Backspace edits the filter; Esc closes.
 Every change is written to the global settings.json at once and applied to the running app and session
 through the :class:`SettingsEditor` the screen is given.
 """
@@ -40,7 +41,7 @@ from pi_tui.tui.keymap import Keymap
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 from pi_tui.tui.modals.keyed_list import KeyedList, bind_keymap
 
-LABEL_WIDTH = 28
+LABEL_WIDTH = 30
 CYCLE_LIMIT = 4  # choice rows with at most this many values step through them; longer ones open a list
 USE_NOTES = {
     "live": "",
@@ -163,8 +164,9 @@ class SettingsScreen(ModalScreen[None]):
         rows = self.query_one(KeyedList)
         current = keep or self._highlighted_id()
         needle = self.filter.lower()
-        self.shown = [s for s in self.editor.states()
-                      if not needle or needle in s.spec.label.lower() or needle in s.spec.path.lower()]
+        states = self.editor.states()
+        self.shown = ([s for s in states if needle in s.spec.label.lower()]  # names first, then keys
+                      + [s for s in states if needle not in s.spec.label.lower() and needle in s.spec.path.lower()])
         rows.clear_options()
         if self.shown:
             rows.add_options([Option(self._row(s), id=s.spec.id) for s in self.shown])
@@ -213,7 +215,15 @@ class SettingsScreen(ModalScreen[None]):
         else:
             return
         event.stop()
-        self._redraw()
+        self._redraw(keep=self._first_match())
+
+    def _first_match(self) -> str | None:
+        """The row a changed filter highlights: the first one it shows (as pi's search list)."""
+        needle = self.filter.lower()
+        states = self.editor.states()
+        first = next((s for s in states if needle in s.spec.label.lower()), None) or next(
+            (s for s in states if needle in s.spec.path.lower()), None)
+        return first.spec.id if first is not None else None
 
     def action_cancel(self) -> None:
         """Esc: close the number input when one is open, else the screen."""

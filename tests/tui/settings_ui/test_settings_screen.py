@@ -203,3 +203,21 @@ async def test_thinking_level_and_default_model_lists(home: Path, tmp_path: Path
         assert (saved["defaultProvider"], saved["defaultModel"]) == ("local", "gamma")
     again = create_agent_session(str(tmp_path), no_session=True, persist_settings=True)
     assert again.model is not None and again.model.id == "gamma"
+
+
+async def test_typing_a_filter_highlights_its_first_match_names_before_keys(home: Path, tmp_path: Path) -> None:
+    """Found in the tmux run: with "Hide thinking" highlighted, typing "block" kept it highlighted (its key
+    hideThinkingBlock matched), so Space toggled thinking instead of "Block images"."""
+    app = _app(home, tmp_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("down", "down", "down")
+        state = screen.highlighted_state()
+        assert state is not None and state.spec.id == "hide-thinking"
+        for char in "block":
+            await pilot.press(char)
+        assert [s.spec.id for s in screen.shown] == ["block-images", "hide-thinking"]
+        state = screen.highlighted_state()
+        assert state is not None and state.spec.id == "block-images"
+        await pilot.press("space")
+        assert _saved(home) == {"images": {"blockImages": True}}
