@@ -93,8 +93,7 @@ def _link_resources(session: Any, runtime: ExtensionRuntime) -> None:
     runtime.offer_resources = offer
 
 
-RELOAD_DESCRIPTION = ("Reload extensions, skills, prompt templates, context files, settings, models.json, "
-                      "keybindings and themes")
+RELOAD_DESCRIPTION = "Reload extensions, skills, templates, context files, settings, models.json, key bindings"
 
 
 def reload_command(runtime: ExtensionRuntime) -> CommandSpec:
