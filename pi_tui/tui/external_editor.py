@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
@@ -74,14 +75,25 @@ def open_external_editor(editor: PromptInput, suspend: Callable[[], AbstractCont
 def _run(command: list[str], path: str, suspend: Callable[[], AbstractContextManager[Any]],
          notice: Callable[[str, str], Any]) -> str | None:
     """Run ``command path`` with the app suspended; the edited text, or None (said through ``notice``)."""
+    if shutil.which(command[0]) is None:  # said before the app is suspended: no blank screen for a typo
+        notice("error", f"Could not run the editor {command[0]!r}: command not found. The text was not changed.")
+        return None
+    failure: OSError | None = None
+    result: subprocess.CompletedProcess[bytes] | None = None
     try:
         with suspend():
-            result = subprocess.run([*command, path], check=False)
+            # Nothing may escape this block: Textual's App.suspend resumes the app only when the block ends
+            # normally, so an exception here left the screen blank for good (new-user run, issue 12).
+            try:
+                result = subprocess.run([*command, path], check=False)
+            except OSError as exc:
+                failure = exc
     except SuspendNotSupported:
         notice("error", "Cannot open an external editor here: this terminal cannot be suspended.")
         return None
-    except OSError as exc:
-        notice("error", f"Could not run the editor {command[0]!r}: {exc.strerror or exc}. The text was not changed.")
+    if failure is not None or result is None:
+        reason = (failure.strerror or str(failure)) if failure is not None else "it did not run"
+        notice("error", f"Could not run the editor {command[0]!r}: {reason}. The text was not changed.")
         return None
     if result.returncode != 0:
         notice("warning", f"The editor {command[0]!r} exited with status {result.returncode}; the text was not "

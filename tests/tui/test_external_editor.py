@@ -85,21 +85,31 @@ async def test_pastes_are_expanded_for_the_editor(tmp_path: Path, monkeypatch: p
     ("", NO_EDITOR),
     ("/nonexistent/editor-xyz", "Could not run the editor '/nonexistent/editor-xyz'"),
     ("FAIL", "exited with status 3; the text was not changed"),
+    ("BADEXEC", "Could not run the editor"),  # found, but exec fails (bad interpreter): inside the suspend
 ])
 async def test_failures_keep_the_text_and_say_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   visual: str, message: str) -> None:
     if visual == "FAIL":
         visual = str(_script(tmp_path, 'echo garbage > "$1"\nexit 3\n'))
+    if visual == "BADEXEC":
+        bad = tmp_path / "bad-editor"
+        bad.write_text("#!/nonexistent/interpreter\n")
+        bad.chmod(0o755)
+        visual = str(bad)
     monkeypatch.setenv("VISUAL", visual)
     monkeypatch.delenv("EDITOR", raising=False)
     app = await _start(tmp_path)
     async with app.run_test(size=(90, 24)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
-        _suspend_recorder(app, [])
+        log: list[str] = []
+        _suspend_recorder(app, log)
         app.prompt_input.set_text("keep me")
         await pilot.press("ctrl+g")
         await wait_until(pilot, lambda: message in " ".join(transcript_text(app).split()))
         assert app.prompt_input.text == "keep me"
+        # never suspended, or resumed: Textual resumes only when the block ends normally, and a missing editor
+        # left the screen blank for good (new-user run)
+        assert log in ([], ["suspended", "resumed"])
 
 
 async def test_a_terminal_that_cannot_suspend_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
