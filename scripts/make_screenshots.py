@@ -21,9 +21,12 @@ for _name in list(os.environ):
         del os.environ[_name]
 
 from tests.tui.snapshots.scenarios import SCENARIOS  # noqa: E402
+from tests.tui.snapshots.session_scenarios import SESSION_SCENARIOS  # noqa: E402
+
+SCENARIOS = {**SCENARIOS, **SESSION_SCENARIOS}
 
 README_SET = ("conversation", "streaming", "tool_panel", "queue", "notification_artifact", "model_picker",
-              "light_theme", "first_screen_offline")
+              "light_theme", "first_screen_offline", "resume_picker")
 
 
 async def shoot(name: str, out_dir: Path) -> Path:

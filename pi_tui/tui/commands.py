@@ -51,6 +51,8 @@ BUILTIN_COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("model", "Select a model (fuzzy filter)", "[search]"),
     SlashCommand("new", "Start a new session"),
     SlashCommand("resume", "Resume a previous session"),
+    SlashCommand("fork", "Fork a new session from an earlier message"),
+    SlashCommand("clone", "Copy the current branch into a new session"),
     SlashCommand("name", "Set or show the session name", "[name]"),
     SlashCommand("session", "Show session info and stats"),
     SlashCommand("compact", "Compact the context now", "[instructions]"),

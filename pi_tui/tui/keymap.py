@@ -49,6 +49,8 @@ DEFAULT_KEYS: dict[str, list[str]] = {
     "app.tree.filter.all": ["ctrl+a"],
     "app.tree.filter.cycleForward": ["ctrl+o"],
     "app.tree.filter.cycleBackward": ["ctrl+shift+o"],
+    "app.session.fork": [],  # pi: unbound by default
+    "app.session.resume": [],
 }
 
 SCOPED_PREFIXES: tuple[str, ...] = ("app.tree.",)
@@ -109,6 +111,35 @@ DESCRIPTIONS: dict[str, str] = {
     "app.models.toggleProvider": "/scoped-models: toggle all models of the selected one's provider",
     "app.models.reorderUp": "/scoped-models: move the selected model up in the cycle order",
     "app.models.reorderDown": "/scoped-models: move the selected model down in the cycle order",
+    "app.session.fork": "Fork from an earlier message (/fork)",
+    "app.session.resume": "Resume a session (/resume)",
+}
+
+SCREEN_KEYS.update({
+    # The session picker's keys (pi 0.73.1 session-selector: Tab scope, Ctrl+S sort, Ctrl+N named, Ctrl+P path,
+    # Ctrl+R rename, Ctrl+D delete, Ctrl+Backspace delete with an empty filter); app.session.togglePrintRuns
+    # is pi-tui's own (issue 12: one-shot ``-p`` runs are hidden until it is pressed).
+    "tui.input.tab": ["tab"],
+    "app.session.toggleSort": ["ctrl+s"],
+    "app.session.toggleNamedFilter": ["ctrl+n"],
+    "app.session.togglePath": ["ctrl+p"],
+    "app.session.togglePrintRuns": ["ctrl+o"],
+    "app.session.rename": ["ctrl+r"],
+    "app.session.delete": ["ctrl+d"],
+    "app.session.deleteNoninvasive": ["ctrl+backspace"],
+})
+"""Keys that act only inside one screen (they never reach :meth:`Keymap.action_for`, so Ctrl+D in a picker is
+not Quit); remappable in keybindings.json like the others and listed by /hotkeys (``SCREEN_DESCRIPTIONS``)."""
+
+SCREEN_DESCRIPTIONS: dict[str, str] = {
+    "tui.input.tab": "Session picker: this folder / all folders",
+    "app.session.toggleSort": "Session picker: threaded / most recent",
+    "app.session.toggleNamedFilter": "Session picker: named sessions only / all",
+    "app.session.togglePath": "Session picker: show file paths",
+    "app.session.togglePrintRuns": "Session picker: show / hide one-shot -p runs",
+    "app.session.rename": "Session picker: rename the selected session",
+    "app.session.delete": "Session picker: delete the selected session (asks first)",
+    "app.session.deleteNoninvasive": "Session picker: delete (when the filter is empty)",
 }
 
 
@@ -119,6 +150,8 @@ class Keymap:
     keys: dict[str, list[str]] = field(
         default_factory=lambda: {k: list(v) for k, v in {**DEFAULT_KEYS, **SCREEN_KEYS}.items()})
     warnings: list[str] = field(default_factory=list)
+    screen_keys: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in SCREEN_KEYS.items()})
+    """Keys of actions that act only inside one screen (``SCREEN_KEYS``); see :meth:`screen_action`."""
 
     def action_for(self, key: str) -> str | None:
         """The action id bound to ``key`` (Textual key name), or ``None`` (screen-only keys are not looked at)."""
@@ -136,17 +169,20 @@ class Keymap:
                 return action
         return None
 
-    def screen_action(self, key: str, actions: tuple[str, ...]) -> str | None:
-        """The first of ``actions`` (a screen's own, e.g. ``SCREEN_KEYS`` ids) that ``key`` is bound to."""
-        return next((action for action in actions if key in self.keys.get(action, [])), None)
+    def screen_action(self, key: str, actions: tuple[str, ...] | list[str]) -> str | None:
+        """The first of ``actions`` (a screen's own, e.g. ``SCREEN_KEYS`` ids: /settings, /scoped-models, the
+        session picker) that ``key`` is bound to, or ``None``."""
+        return next((action for action in actions
+                     if key in (self.keys.get(action) or self.screen_keys.get(action, []))), None)
 
     def display(self, action: str) -> str:
         """Human form of the keys of ``action``: ``Alt+Enter / Ctrl+F``."""
-        return " / ".join(_pretty(k) for k in self.keys.get(action, [])) or "unbound"
+        keys = self.keys[action] if action in self.keys else self.screen_keys.get(action, [])
+        return " / ".join(_pretty(k) for k in keys) or "unbound"
 
     def first(self, action: str) -> str:
         """Human form of the first key of ``action`` (for hints)."""
-        keys = self.keys.get(action) or []
+        keys = (self.keys[action] if action in self.keys else self.screen_keys.get(action)) or []
         return _pretty(keys[0]) if keys else "unbound"
 
 
@@ -172,4 +208,6 @@ def load_keymap(path: Path | None = None) -> Keymap:
     for action, keys in loaded.user.items():
         if action in DEFAULT_KEYS or action in SCREEN_KEYS:
             km.keys[action] = [to_textual_key(k) for k in keys]
+        if action in SCREEN_KEYS:
+            km.screen_keys[action] = [to_textual_key(k) for k in keys]
     return km

@@ -24,7 +24,7 @@ def test_parse_slash() -> None:
     assert parsed is not None and parsed[0].name == "name" and parsed[1] == "my session"
     assert parse_slash("/unknown thing") is None
     assert parse_slash("hello /model") is None
-    assert [c.name for c in complete_slash("/c")] == ["compact", "copy", "changelog"]
+    assert [c.name for c in complete_slash("/c")] == ["clone", "compact", "copy", "changelog"]
 
 
 async def _ready(tmp_path: Path, steps: list[Any] | None = None) -> tuple[Any, Any]:
@@ -197,7 +197,8 @@ async def test_compact_error_is_shown_once(tmp_path: Path, caplog: pytest.LogCap
 async def test_resume_picks_an_older_session(tmp_path: Path) -> None:
     from pi_tui.ai.providers.faux import register_faux_provider
     from pi_tui.coding.agent_session.factory import create_agent_session
-    from pi_tui.tui.modals.session_picker import SessionPicker
+    from pi_tui.tui.modals.resume_picker import ResumePicker
+    from pi_tui.tui.modals.resume_rows import session_label
 
     faux = register_faux_provider(provider="faux", models=[{"id": "faux-1"}])
     model = faux.get_model()
@@ -219,10 +220,10 @@ async def test_resume_picks_an_older_session(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.session_ready)
         await _run(pilot, "/resume")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionPicker))
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumePicker))
         picker = app.screen
-        assert isinstance(picker, SessionPicker)
-        assert [e.label for e in picker.shown] == ["question from the first session"]
+        assert isinstance(picker, ResumePicker)
+        assert [session_label(r.info) for r in picker.rows] == ["question from the first session"]
         await pilot.press("enter")
         await wait_until(pilot, lambda: "old answer" in transcript_text(app))
         assert "question from the first session" in transcript_text(app)

@@ -65,7 +65,7 @@ async def test_resuming_a_compacted_session_says_how_often(tmp_path: Path, times
 
 @pytest.mark.anyio
 async def test_resume_picks_a_compacted_session_and_says_how_often(tmp_path: Path) -> None:
-    from pi_tui.tui.modals.session_picker import SessionPicker
+    from pi_tui.tui.modals.resume_picker import ResumePicker
 
     from .test_key_routing import keys_for
 
@@ -81,7 +81,7 @@ async def test_resume_picks_a_compacted_session_and_says_how_often(tmp_path: Pat
         await wait_until(pilot, lambda: app.session_ready)
         assert "compacted" not in transcript_text(app)
         await pilot.press(*keys_for("/resume"), "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionPicker))
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumePicker))
         await pilot.pause(0.1)
         await pilot.press("enter")
         await wait_until(pilot, lambda: "Resumed session" in transcript_text(app))

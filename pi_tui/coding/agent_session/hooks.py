@@ -98,12 +98,13 @@ class SessionHooks:
     rebuilt. Called in ``Compactor._summarise`` only."""
 
     session_before_switch: Callable[[str, str | None], MaybeAwaitable] | None = None
-    """``session_before_switch(reason, target_path) -> bool`` (True cancels): before ``new``/``resume``/
-    ``clone`` replaces the session. Called in ``SessionSwitcher._before_switch`` only."""
+    """``session_before_switch(reason, target_path) -> bool`` (True cancels): before ``new``/``resume``
+    replaces the session. Called in ``SessionSwitcher._before_switch`` only."""
 
-    session_before_fork: Callable[[str], MaybeAwaitable] | None = None
-    """``session_before_fork(entry_id) -> bool`` (True cancels): before a fork. Called in
-    ``SessionSwitcher.fork`` only."""
+    session_before_fork: Callable[[str, str], MaybeAwaitable] | None = None
+    """``session_before_fork(entry_id, position) -> bool`` (True cancels): before a fork (position ``before``
+    the user message ``entry_id``) or a clone (``at`` the leaf), as pi 0.73.1. Called in
+    ``SessionSwitcher.fork`` and ``SessionSwitcher.clone`` only."""
 
     session_before_tree: Callable[[Any, Any], MaybeAwaitable] | None = None
     """``session_before_tree(preparation, signal) -> dict | None``: before tree navigation (always, summary
@@ -116,7 +117,7 @@ class SessionHooks:
 
     session_start: Callable[[str], MaybeAwaitable] | None = None
     """``session_start(reason)``: ``startup`` (``AgentSession.start``, called by the modes), ``new``,
-    ``resume``, ``fork`` or ``clone`` (``SessionSwitcher``, after the switch)."""
+    ``resume`` or ``fork`` (a fork or a clone; ``SessionSwitcher``, after the switch)."""
 
     session_shutdown: Callable[[], MaybeAwaitable] | None = None
     """``session_shutdown()``: the process is about to exit; called by ``AgentSession.shutdown`` (from

@@ -520,17 +520,18 @@ class AgentSession:
         """Abort and load another session file (``manager``: the file already opened)."""
         await self._switcher.switch_session(path, manager)
 
-    def get_fork_messages(self) -> list[dict[str, str]]:
-        """User messages that can be forked from: ``[{entryId, text}]``, in file order."""
-        return self._switcher.get_fork_messages()
+    def get_fork_messages(self, branch_only: bool = False) -> list[dict[str, str]]:
+        """User messages that can be forked from: ``[{entryId, text}]``, in file order (``branch_only``: the
+        current branch's only)."""
+        return self._switcher.get_fork_messages(branch_only)
 
     async def fork(self, entry_id: str) -> dict[str, Any]:
         """New session = this branch up to the parent of ``entry_id``; returns ``{text, cancelled}``."""
         return await self._switcher.fork(entry_id)
 
-    async def clone(self) -> None:
-        """New session holding a copy of the current branch."""
-        await self._switcher.clone()
+    async def clone(self) -> dict[str, Any]:
+        """New session holding a copy of the current branch; returns ``{cancelled}`` (``SessionSwitcher.clone``)."""
+        return await self._switcher.clone()
 
     # ------------------------------------------------------------------ the session tree (TreeNavigator)
 

@@ -92,12 +92,15 @@ class SessionSwitcher:
         self._reload()
         await self._started("resume")
 
-    def get_fork_messages(self) -> list[dict[str, str]]:
-        """User messages that can be forked from, of every branch in the file, in file order:
-        ``[{entryId, text}]`` (messages without text are left out). As pi 0.73.1's
-        ``getUserMessagesForForking`` (it listed only the active branch here before)."""
+    def get_fork_messages(self, branch_only: bool = False) -> list[dict[str, str]]:
+        """User messages that can be forked from, in file order: ``[{entryId, text}]`` (messages without text
+        are left out). As pi 0.73.1's ``getUserMessagesForForking``: every branch of the file (RPC
+        ``get_fork_messages``). ``branch_only``: only those on the current branch, root first (the app's
+        ``/fork`` picker, issue 12; DIFFERENCES.md)."""
+        manager = self._manager()
+        entries = manager.get_branch() if branch_only else manager.get_entries()
         out = []
-        for entry in self._manager().get_entries():
+        for entry in entries:
             if isinstance(entry, MessageEntry) and message_role(entry.message) == "user":
                 text = message_text(entry.message)
                 if text:
@@ -107,40 +110,51 @@ class SessionSwitcher:
     async def fork(self, entry_id: str) -> dict[str, Any]:
         """New session = this branch up to the parent of user message ``entry_id``; returns ``{text, cancelled}``.
 
-        ``text`` is the forked message's text (for the editor). Raises ``ValueError`` for an id that is not
-        a user message on this session.
+        pi 0.73.1 ``AgentSessionRuntime.fork(entryId)`` (position ``before``): ``session_before_fork`` may
+        cancel; a fork of the first message starts an empty session whose header names this file as
+        ``parentSession`` (and records the model and thinking level, as every new session does); otherwise the
+        new file holds root → parent of ``entry_id`` (``create_branched_session``). ``text`` is the forked
+        message's text (for the editor). Raises ``ValueError`` for an id that is not a user message here.
+        The app's ``/fork``, RPC ``fork`` and extensions' ``ctx.fork`` all call this.
         """
         manager = self._manager()
         entry = manager.get_entry(entry_id)
         if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
             raise ValueError("Invalid entry ID for forking")
         text = message_text(entry.message)
-        if await await_hook(self._hooks.session_before_fork, entry_id):  # seam: session_before_fork
+        if await await_hook(self._hooks.session_before_fork, entry_id, "before"):  # seam: session_before_fork
             return {"text": text, "cancelled": True}
         await self._abort()
         self._clear_queue()
-        previous = _file_name(manager)
         if entry.parent_id is None:
-            manager.new_session(parent_session=previous)
+            manager.new_session(parent_session=_file_name(manager))
+            self._reload()
+            self._record_initial_settings()
         else:
             manager.create_branched_session(entry.parent_id)
-        self._reload()
+            self._reload()
         await self._started("fork")
         return {"text": text, "cancelled": False}
 
-    async def clone(self) -> None:
-        """New session holding a copy of the current branch."""
-        if await self._before_switch("clone", None):
-            return
-        await self._abort()
+    async def clone(self) -> dict[str, Any]:
+        """New session holding a copy of the current branch; returns ``{cancelled}``.
+
+        pi 0.73.1's ``/clone`` and RPC ``clone``: ``fork(leafId, {position: "at"})``, so extensions hear
+        ``session_before_fork`` (position ``at``) and may cancel, then ``session_start`` with reason ``fork``.
+        Raises ``ValueError("Cannot clone session: no current entry selected")`` for a session with no entry.
+        """
         manager = self._manager()
         leaf = manager.get_leaf_id()
         if leaf is None:
-            manager.new_session(parent_session=_file_name(manager))
-        else:
-            manager.create_branched_session(leaf)
+            raise ValueError("Cannot clone session: no current entry selected")
+        if await await_hook(self._hooks.session_before_fork, leaf, "at"):  # seam: session_before_fork
+            return {"cancelled": True}
+        await self._abort()
+        self._clear_queue()
+        manager.create_branched_session(leaf)
         self._reload()
-        await self._started("clone")
+        await self._started("fork")
+        return {"cancelled": False}
 
 
 def _file_name(manager: SessionManager) -> str | None:

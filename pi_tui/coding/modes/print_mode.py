@@ -55,6 +55,9 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         sys.stdout = sys.stderr  # stdout carries only protocol lines; stray prints go to stderr
         writer.write(session_header_json(session))
         session.subscribe(writer.write)
+    from pi_tui.coding.session.run_mode import mark_print_run
+
+    mark_print_run(session.session_manager)  # after the JSON header line: pi's header shape there (issue 12)
     answers: list[Any] = []  # assistant messages finished by this run, even ones later dropped from the state
 
     def on_event(event: Any) -> None:

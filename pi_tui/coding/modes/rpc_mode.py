@@ -333,8 +333,7 @@ class RpcServer:
 
     async def _clone(self, command: dict[str, Any]) -> Any:
         with self._replacing_session():
-            await self.session.clone()
-        return {"cancelled": False}
+            return await self.session.clone()
 
     async def _get_fork_messages(self, command: dict[str, Any]) -> Any:
         return {"messages": self.session.get_fork_messages()}

@@ -21,6 +21,7 @@ from typing import Any
 
 from pi_tui.coding.session.entries import iso_to_ms
 from pi_tui.coding.session.names import one_line
+from pi_tui.coding.session.run_mode import is_print_run
 from pi_tui.coding.session.session_file import read_session_file
 
 _MESSAGE_PREFIX = b'{"type":"message"'
@@ -50,7 +51,8 @@ def _ms_to_datetime(ms: float) -> datetime:
 @dataclass
 class SessionInfo:
     """Metadata of one session file: ``path, id, cwd, name, parent_session_path, created, modified,
-    message_count, first_message`` (``"(no messages)"`` if none); times are aware UTC datetimes."""
+    message_count, first_message`` (``"(no messages)"`` if none); times are aware UTC datetimes.
+    ``print_run``: a one-shot ``-p``/``--mode json`` run made it (``run_mode.is_print_run``)."""
 
     path: Path
     id: str
@@ -61,6 +63,7 @@ class SessionInfo:
     modified: datetime
     message_count: int
     first_message: str
+    print_run: bool = False
     _all_text: str | None = field(default=None, repr=False)
 
     def all_messages_text(self) -> str:
@@ -204,6 +207,7 @@ def build_session_info(path: str | os.PathLike[str]) -> SessionInfo | None:
         modified=_ms_to_datetime(modified_ms),
         message_count=message_count,
         first_message=first_message or "(no messages)",
+        print_run=is_print_run(header),
     )
 
 

@@ -100,6 +100,18 @@ def _is_stale(holder: LockHolder | None, lock_file: Path) -> bool:
     return holder.host == socket.gethostname() and not _pid_alive(holder.pid)
 
 
+def live_holder(session_file: Path) -> LockHolder | None:
+    """Who holds ``session_file``'s lock when that holder is alive (a stale or missing lock gives ``None``);
+    an unreadable fresh lock reads as pid 0. Only looks: the lock is not taken or removed."""
+    lock_file = lock_path_for(session_file)
+    if not lock_file.exists():
+        return None
+    holder = read_holder(lock_file)
+    if _is_stale(holder, lock_file):
+        return None
+    return holder or LockHolder(0, socket.gethostname(), "")
+
+
 class SessionLock:
     """A lock this process holds on one session file (see the module docstring)."""
 

@@ -66,6 +66,8 @@ class KeyActions:
             "app.scroll.top": host.transcript.scroll_home_now,
             "app.scroll.bottom": host.transcript.scroll_end_now,
             "app.editor.external": self.external_editor,
+            "app.session.fork": lambda: self._run_slash("/fork"),
+            "app.session.resume": lambda: self._run_slash("/resume"),
         }.get(action)
         if handler is not None:
             handler()

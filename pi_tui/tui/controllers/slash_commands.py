@@ -17,12 +17,12 @@ from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui import clipboard
 from pi_tui.tui.commands import BUILTIN_COMMANDS
 from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.session_switch import SessionSwitchCommands
 from pi_tui.tui.controllers.tree_command import TreeCommand
-from pi_tui.tui.keymap import DESCRIPTIONS
+from pi_tui.tui.keymap import DESCRIPTIONS, SCREEN_DESCRIPTIONS
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
 from pi_tui.tui.theme_loader import ThemeError, available_themes
-from pi_tui.tui.transcript_builder import compaction_note
 from pi_tui.tui.widgets.footer import format_tokens
 from pi_tui.tui.widgets.transcript_items import SummaryItem
 
@@ -49,11 +49,13 @@ class SlashCommandHandlers:
         self._run_command = run_command
         self._command_usages = command_usages
         self.tree_command = TreeCommand(host)
+        self.switching = SessionSwitchCommands(host, interrupt=interrupt)  # /resume, /fork, /clone
 
     def handlers(self) -> dict[str, Handler]:
         """``{name: handler(arg, context)}`` for every built-in command (``commands.BUILTIN_COMMANDS``)."""
         return {
-            "model": self.model, "new": self.new, "resume": self.resume, "name": self.name,
+            "model": self.model, "new": self.new, "resume": self.switching.resume, "name": self.name,
+            "fork": self.switching.fork, "clone": self.switching.clone,
             "session": self.session, "compact": self.compact, "export": self.export, "copy": self.copy,
             "theme": self.theme, "tools": self.tools, "mcp": self.mcp, "hotkeys": self.hotkeys,
             "changelog": self.changelog,
@@ -133,60 +135,6 @@ class SlashCommandHandlers:
         host.queue_view.set_queues([], [])
         host.add_notice("info", "✓ New session started")
         host.refresh_footer()
-
-    async def resume(self, arg: str, context: Any = None) -> None:
-        """``/resume``: pick another session of this project."""
-        from pi_tui.tui.modals.session_picker import SessionPicker
-
-        if need_session(self.host) is None:
-            return
-        infos = await self._session_infos()
-        if not infos:
-            self.host.add_notice("status", "No previous sessions in this project")
-            return
-        self.host.push_screen(SessionPicker(infos), self._session_chosen)
-
-    async def _session_infos(self) -> list[Any]:
-        """This project's other sessions. Listing reads every session file, so it runs in a thread: keys
-        typed meanwhile reach the editor (a large session directory froze the UI)."""
-        from pathlib import Path
-
-        from pi_tui.coding.session.listing import list_sessions_in_dir
-
-        session = self.host.session
-        if session is None:
-            return []
-        directory = session.session_manager.session_dir
-        if not directory:
-            return []
-        current = session.session_file
-        infos = await asyncio.to_thread(list_sessions_in_dir, Path(directory))
-        return [i for i in infos if str(i.path) != str(current)]
-
-    def _session_chosen(self, path: Any) -> None:
-        if path is None:
-            return
-        host = self.host
-
-        async def switch() -> None:
-            if host.session is None:
-                return
-            from pi_tui.coding.session.session_manager import SessionManager
-
-            try:
-                manager = await asyncio.to_thread(SessionManager.open, path)  # reads the file off the loop
-                await host.session.switch_session(path, manager=manager)
-            except Exception as exc:
-                log.warning("opening a session failed", exc_info=exc)
-                host.add_notice("error", f"Could not open session: {exc}")
-                return
-            host.rebuild_transcript()
-            note = compaction_note(host.session)  # pi: shown when a session is opened
-            host.add_notice("status", "Resumed session" + (f" · {note[0].lower()}{note[1:]}" if note else ""))
-            host.refresh_footer()
-            host.update_title()
-
-        host.run_worker(switch(), group="slash")
 
     async def name(self, arg: str, context: Any = None) -> None:
         """``/name [name]``: set the session name, or show it."""
@@ -313,7 +261,7 @@ class SlashCommandHandlers:
         host = self.host
         km = host.keymap
         rows = ["| Key | Action |", "|---|---|"]
-        for action, desc in DESCRIPTIONS.items():
+        for action, desc in {**DESCRIPTIONS, **SCREEN_DESCRIPTIONS}.items():
             rows.append(f"| {km.display(action)} | {desc} |")
         rows.append("")
         rows.append("Slash commands: " + ", ".join(f"`{usage}`" for usage in self._command_usages()))

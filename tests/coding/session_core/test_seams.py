@@ -164,13 +164,15 @@ async def test_session_before_switch_and_fork_can_cancel(tmp_path: Path, faux: F
     await session.prompt("hello")
     file_before = session.session_file
     reasons: list[str] = []
+    forks: list[tuple[str, str]] = []
     session.hooks.session_before_switch = lambda reason, target: reasons.append(reason) or True
-    session.hooks.session_before_fork = lambda entry_id: True
+    session.hooks.session_before_fork = lambda entry_id, position: forks.append((entry_id, position)) or True
     await session.new_session()
-    await session.clone()
+    assert await session.clone() == {"cancelled": True}  # pi: clone is fork(leaf, {position: "at"})
     entry = session.get_fork_messages()[0]["entryId"]
     assert (await session.fork(entry))["cancelled"] is True
-    assert reasons == ["new", "clone"] and session.session_file == file_before
+    assert reasons == ["new"] and session.session_file == file_before
+    assert forks == [(session.session_manager.get_leaf_id(), "at"), (entry, "before")]
     assert [m.role for m in session.messages] == ["user", "assistant"]
 
 
