@@ -26,6 +26,7 @@ BENCHMARKS = [
     "file_index.py",
     "extensions.py",
     "vs_pi.py",
+    "resume_picker.py",
 ]
 
 

@@ -470,6 +470,8 @@ def replay(scenario_dir: Path) -> list[str]:
         if len(sessions) != len(expected_result["sessionFiles"]):
             problems.append(f"{name}: session files: expected {len(expected_result['sessionFiles'])}, got {len(sessions)}")
         ours_session = canonical_result_order(drop_ui_entries(_read_jsonl(sessions[0]))) if sessions else []
+        if ours_session and ours_session[0].get("type") == "session":
+            ours_session[0].pop("runMode", None)  # DIFFERENCES F2: a print/JSON-mode run marks its session
         session_id = ours_session[0].get("id") if ours_session else None
         norm = Normaliser(root, server.port, session_id)
         norm.learn_entry_ids(ours_session)

@@ -3,7 +3,7 @@
 * Delete: pi tries the ``trash`` command first (the file can be restored) and removes the file when that is
   missing or fails. A session another live pi-tui holds (its ``.lock``, ``lock.py``) is refused: deleting the
   file under a running writer would lose what it writes next. The caller refuses the session that is open in
-  this process (its own lock would not stop it).
+  this process (this process's own lock does not stop it).
 * Rename: pi appends a ``session_info`` entry with the new name to the file (``SessionManager.open(path)
   .appendSessionInfo(name)``); the name is one line (``names.one_line``).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -24,9 +25,12 @@ class SessionFileBusyError(RuntimeError):
 
 
 def holder_of(path: str | os.PathLike[str]) -> str | None:
-    """``pid N`` of the live pi-tui holding ``path``'s lock, or ``None`` (no lock, or a stale one)."""
+    """``pid N`` of the other live pi-tui holding ``path``'s lock, or ``None`` (no lock, a stale one, or this
+    process: it keeps the lock of the session it left until it writes the next one, ``lock.SessionOwnership``)."""
     holder = live_holder(Path(path))
-    return None if holder is None else holder.describe() if holder.pid else "another process"
+    if holder is None or (holder.pid == os.getpid() and holder.host == socket.gethostname()):
+        return None
+    return holder.describe() if holder.pid else "another process"
 
 
 def delete_session_file(path: str | os.PathLike[str], *, use_trash: bool = True) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 
@@ -35,6 +35,10 @@ class ForkPicker(FuzzyPicker):
 
     def __init__(self, messages: list[dict[str, str]]) -> None:
         super().__init__(FORK_TITLE, fork_entries(messages), hint=FORK_HINT, empty_text="No matching messages")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one(Input).cursor_blink = False  # a steady cursor, as the editor's (and a stable snapshot)
 
     def _refilter(self, query: str) -> None:
         super()._refilter(query)

@@ -27,8 +27,9 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -49,6 +50,25 @@ PICKER_ACTIONS = (
 )
 NARROW = 100  # columns below which the preview goes under the list
 _ROLE_LABELS = {"user": "You", "assistant": "Assistant", "bash": "Shell", "summary": "Summary"}
+
+
+class PreviewPane(Widget):
+    """The preview text, drawn in a fixed region: a new preview repaints this widget only (``Static.update``
+    re-laid out the whole screen on every move; ``bench/resume_picker.py``). Text past the bottom is cut."""
+
+    DEFAULT_CSS = "PreviewPane { width: 1fr; height: 1fr; }"
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._text = Text("")
+
+    def show(self, text: Text) -> None:
+        """Draw ``text`` (wrapped to the pane's width)."""
+        self._text = text
+        self.refresh()
+
+    def render(self) -> Text:
+        return self._text
 
 
 @dataclass
@@ -103,6 +123,7 @@ class ResumePicker(ModalScreen[str | None]):
         self.previews: dict[str, list[Any]] = {}
         self.loading = False
         self._status_timer: Any = None
+        self._rows_width = 0
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -111,18 +132,28 @@ class ResumePicker(ModalScreen[str | None]):
             yield Input(placeholder="type to filter", id="resume-filter")
             with Horizontal(id="resume-body"):
                 yield OptionList(id="resume-list")
-                with VerticalScroll(id="resume-preview"):
-                    yield Static(id="resume-preview-text")
+                with Vertical(id="resume-preview"):
+                    yield PreviewPane(id="resume-preview-text")
             yield Static(id="resume-status")
             yield Static(id="resume-hint")
 
     def on_mount(self) -> None:
         self._layout_for(self.size.width)
         self._refresh_rows(first=True)
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        field.cursor_blink = False  # a steady cursor, as the editor's (and a stable snapshot)
+        field.focus()
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout_for(event.size.width)
+        self.call_after_refresh(self._rows_fit)
+
+    def _rows_fit(self) -> None:
+        """Rows are laid out for the list's width: draw them again when it changed."""
+        width = self.query_one(OptionList).content_size.width
+        if width > 0 and width != self._rows_width:
+            row = self.highlighted_row
+            self._refresh_rows(keep=str(row.info.path) if row is not None else None)
 
     def _layout_for(self, width: int) -> None:
         for body in self.query("#resume-body"):  # none while the screen is torn down
@@ -173,9 +204,11 @@ class ResumePicker(ModalScreen[str | None]):
         ol = self.query_one(OptionList)
         ol.clear_options()
         show_cwd = self.scope == "all"
+        width = max(20, ol.content_size.width or self.size.width // 2)
+        self._rows_width = width
         if self.rows:
             ol.add_options([Option(row_renderable(r, show_cwd=show_cwd, show_path=self.show_path, accent=accent,
-                                                  warning=warning)) for r in self.rows])
+                                                  warning=warning, width=width)) for r in self.rows])
         else:
             ol.add_option(Option(Text("  " + self._empty_text(), style="dim italic"), disabled=True))
         paths = [canonical(r.info.path) for r in self.rows]
@@ -250,18 +283,26 @@ class ResumePicker(ModalScreen[str | None]):
             label = _ROLE_LABELS.get(message.role, message.role)
             text.append(f"{label}: ", style=f"bold {accent}" if message.role == "user" else "bold")
             text.append(message.text + "\n\n", style="dim" if message.role in ("bash", "summary") else "")
-        self.query_one("#resume-preview-text", Static).update(text)
+        self.query_one(PreviewPane).show(text)
 
     def _show_preview(self) -> None:
         row = self.highlighted_row
         if row is None:
-            self.query_one("#resume-preview-text", Static).update(Text(""))
+            self.query_one(PreviewPane).show(Text(""))
             return
         key = canonical(row.info.path)
         cached = self.previews.get(key)
-        self._render_preview(row, cached)
-        if cached is None:
-            self.run_worker(self._load_preview(row, key), group="resume-preview", exclusive=True)
+        if cached is not None:
+            self._render_preview(row, cached)
+            return
+        # one repaint per move: the old preview stays until the new one is read, "Loading" only if that is slow
+        self.set_timer(0.3, lambda: self._still_loading(key))
+        self.run_worker(self._load_preview(row, key), group="resume-preview", exclusive=True)
+
+    def _still_loading(self, key: str) -> None:
+        row = self.highlighted_row if self.is_attached else None
+        if row is not None and canonical(row.info.path) == key and key not in self.previews:
+            self._render_preview(row, None)
 
     async def _load_preview(self, row: ResumeRow, key: str) -> None:
         await asyncio.sleep(0.04)  # holding an arrow key: only the row it stops on is read

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.fuzzy import Matcher
 
@@ -127,18 +126,12 @@ def short_path(path: str) -> str:
 
 
 def row_renderable(row: ResumeRow, *, show_cwd: bool, show_path: bool, accent: str = "cyan",
-                   warning: str = "yellow") -> Table:
-    """One row as a two-column grid: marker, tree prefix and label on the left (cut with an ellipsis); folder,
-    file, message count and last activity on the right. Named sessions are in the ``warning`` colour, the open
-    session in the ``accent`` colour and marked ``●`` (pi's colours; Rich colour strings)."""
+                   warning: str = "yellow", width: int = 100) -> Text:
+    """One row as one line of ``width`` cells: marker, tree prefix and label on the left (cut with an
+    ellipsis); folder, file, message count and last activity right-aligned. Named sessions are in the
+    ``warning`` colour, the open session in the ``accent`` colour and marked ``●`` (pi's colours; Rich colour
+    strings). A plain ``Text``, not a table: the list re-renders every row on each filter keystroke."""
     info = row.info
-    left = Text(no_wrap=True, overflow="ellipsis")
-    left.append("● " if row.current else "  ", style=f"bold {accent}" if row.current else "")
-    left.append(row.prefix, style="dim")
-    style = f"bold {accent}" if row.current else warning if info.name else ""
-    left.append(session_label(info), style=style)
-    if getattr(info, "print_run", False):
-        left.append("  -p", style="dim italic")
     right_parts = ["open"] if row.current else []
     if show_cwd and info.cwd:
         right_parts.append(short_path(info.cwd))
@@ -146,8 +139,19 @@ def row_renderable(row: ResumeRow, *, show_cwd: bool, show_path: bool, accent: s
         right_parts.append(short_path(str(info.path)))
     right_parts.append(f"{info.message_count} msg")
     right_parts.append(f"{info.modified:%Y-%m-%d %H:%M}")
-    grid = Table.grid(expand=True, padding=(0, 0))
-    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    grid.add_column(no_wrap=True, justify="right")
-    grid.add_row(left, Text("  " + " · ".join(right_parts), style="dim", no_wrap=True))
-    return grid
+    right = Text("  " + " · ".join(right_parts), style="dim", no_wrap=True)
+    if right.cell_len > width * 3 // 5:
+        right.truncate(width * 3 // 5, overflow="ellipsis")
+    left = Text(no_wrap=True, overflow="ellipsis")
+    left.append("● " if row.current else "  ", style=f"bold {accent}" if row.current else "")
+    left.append(row.prefix, style="dim")
+    style = f"bold {accent}" if row.current else warning if info.name else ""
+    left.append(session_label(info), style=style)
+    if getattr(info, "print_run", False):
+        left.append("  -p", style="dim italic")
+    room = max(4, width - right.cell_len)
+    if left.cell_len > room:
+        left.truncate(room, overflow="ellipsis")
+    left.pad_right(room - left.cell_len)
+    left.append_text(right)
+    return left

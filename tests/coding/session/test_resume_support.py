@@ -101,7 +101,7 @@ def test_delete_and_rename(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         rename_session_file(path, "  ")
     lock = lock_path_for(path)
-    lock.write_text(json.dumps({"pid": os.getpid(), "host": os.uname().nodename, "startedAt": ""}))
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": os.uname().nodename, "startedAt": ""}))
     with pytest.raises(SessionFileBusyError, match="open in another pi-tui"):
         delete_session_file(path)
     with pytest.raises(SessionFileBusyError):
@@ -109,3 +109,12 @@ def test_delete_and_rename(tmp_path: Path) -> None:
     lock.write_text(json.dumps({"pid": 2**22 + 12345, "host": os.uname().nodename, "startedAt": ""}))  # dead pid
     assert delete_session_file(path, use_trash=False) == "unlink"
     assert not path.exists() and not lock.exists()
+
+
+def test_a_session_this_process_left_can_be_deleted(tmp_path: Path) -> None:
+    """After ``/resume`` this process keeps the old file's lock until it writes the new one (lock.py); that
+    lock is its own and does not make the left session undeletable (found in tmux)."""
+    path = _session(tmp_path).get_session_file()
+    assert path is not None
+    lock_path_for(path).write_text(json.dumps({"pid": os.getpid(), "host": os.uname().nodename, "startedAt": ""}))
+    assert delete_session_file(path, use_trash=False) == "unlink" and not path.exists()
