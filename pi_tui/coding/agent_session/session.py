@@ -525,9 +525,10 @@ class AgentSession:
         current branch's only)."""
         return self._switcher.get_fork_messages(branch_only)
 
-    async def fork(self, entry_id: str) -> dict[str, Any]:
-        """New session = this branch up to the parent of ``entry_id``; returns ``{text, cancelled}``."""
-        return await self._switcher.fork(entry_id)
+    async def fork(self, entry_id: str, position: str = "before") -> dict[str, Any]:
+        """New session = this branch up to the parent of user message ``entry_id`` (``before``; returns
+        ``{text, cancelled}``) or through ``entry_id`` (``at``; ``{cancelled}``): ``SessionSwitcher.fork``."""
+        return await self._switcher.fork(entry_id, position)
 
     async def clone(self) -> dict[str, Any]:
         """New session holding a copy of the current branch; returns ``{cancelled}`` (``SessionSwitcher.clone``)."""

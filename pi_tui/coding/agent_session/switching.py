@@ -107,34 +107,44 @@ class SessionSwitcher:
                     out.append({"entryId": entry.id, "text": text})
         return out
 
-    async def fork(self, entry_id: str) -> dict[str, Any]:
-        """New session = this branch up to the parent of user message ``entry_id``; returns ``{text, cancelled}``.
+    async def fork(self, entry_id: str, position: str = "before") -> dict[str, Any]:
+        """A new session file from this session's path; returns ``{text, cancelled}`` (``before``) or
+        ``{cancelled}`` (``at``).
 
-        pi 0.73.1 ``AgentSessionRuntime.fork(entryId)`` (position ``before``): ``session_before_fork`` may
-        cancel; a fork of the first message starts an empty session whose header names this file as
-        ``parentSession`` (and records the model and thinking level, as every new session does); otherwise the
-        new file holds root → parent of ``entry_id`` (``create_branched_session``). ``text`` is the forked
-        message's text (for the editor). Raises ``ValueError`` for an id that is not a user message here.
-        The app's ``/fork``, RPC ``fork`` and extensions' ``ctx.fork`` all call this.
+        pi 0.73.1 ``AgentSessionRuntime.fork(entryId, {position})``: ``session_before_fork`` may cancel.
+        ``before`` (``/fork``): ``entry_id`` is a user message; the new file holds root → its parent, and a
+        fork of the first message starts an empty session (recording the model and thinking level, as every
+        new session does); ``text`` is the message's text for the editor. ``at`` (``/clone``, ``ctx.fork(id,
+        {position: "at"})``): the new file holds root → ``entry_id`` (any entry). The new header names this file
+        as ``parentSession``. Raises ``ValueError("Invalid entry ID for forking")`` for an id that does not fit.
+        The app's ``/fork`` and ``/clone``, RPC ``fork``/``clone`` and extensions' ``ctx.fork`` all call this.
         """
+        if position not in ("before", "at"):
+            raise ValueError(f"Invalid fork position: {position} (expected 'before' or 'at')")
         manager = self._manager()
         entry = manager.get_entry(entry_id)
-        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
+        text: str | None = None
+        if position == "before":
+            if not isinstance(entry, MessageEntry) or message_role(entry.message) != "user":
+                raise ValueError("Invalid entry ID for forking")
+            text = message_text(entry.message)
+        elif entry is None:
             raise ValueError("Invalid entry ID for forking")
-        text = message_text(entry.message)
-        if await await_hook(self._hooks.session_before_fork, entry_id, "before"):  # seam: session_before_fork
-            return {"text": text, "cancelled": True}
+        result: dict[str, Any] = {"text": text} if position == "before" else {}
+        if await await_hook(self._hooks.session_before_fork, entry_id, position):  # seam: session_before_fork
+            return {**result, "cancelled": True}
         await self._abort()
         self._clear_queue()
-        if entry.parent_id is None:
+        target = entry.parent_id if position == "before" else entry.id
+        if target is None:
             manager.new_session(parent_session=_file_name(manager))
             self._reload()
             self._record_initial_settings()
         else:
-            manager.create_branched_session(entry.parent_id)
+            manager.create_branched_session(target)
             self._reload()
         await self._started("fork")
-        return {"text": text, "cancelled": False}
+        return {**result, "cancelled": False}
 
     async def clone(self) -> dict[str, Any]:
         """New session holding a copy of the current branch; returns ``{cancelled}``.
@@ -143,18 +153,10 @@ class SessionSwitcher:
         ``session_before_fork`` (position ``at``) and may cancel, then ``session_start`` with reason ``fork``.
         Raises ``ValueError("Cannot clone session: no current entry selected")`` for a session with no entry.
         """
-        manager = self._manager()
-        leaf = manager.get_leaf_id()
+        leaf = self._manager().get_leaf_id()
         if leaf is None:
             raise ValueError("Cannot clone session: no current entry selected")
-        if await await_hook(self._hooks.session_before_fork, leaf, "at"):  # seam: session_before_fork
-            return {"cancelled": True}
-        await self._abort()
-        self._clear_queue()
-        manager.create_branched_session(leaf)
-        self._reload()
-        await self._started("fork")
-        return {"cancelled": False}
+        return await self.fork(leaf, "at")
 
 
 def _file_name(manager: SessionManager) -> str | None:

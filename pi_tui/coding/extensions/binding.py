@@ -249,9 +249,9 @@ class SessionHost:
         await self.session.new_session()
         return not self._cancelled()
 
-    async def fork(self, entry_id: str) -> bool:
-        """``/fork``; False when cancelled."""
-        result = await self.session.fork(entry_id)
+    async def fork(self, entry_id: str, position: str = "before") -> bool:
+        """``/fork`` (``before``) or a clone through ``entry_id`` (``at``); False when cancelled."""
+        result = await self.session.fork(entry_id, position)
         return not (isinstance(result, dict) and result.get("cancelled"))
 
     async def switch_session(self, path: str) -> bool:

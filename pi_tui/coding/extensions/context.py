@@ -237,9 +237,11 @@ class ExtensionCommandContext(ExtensionContext):
         """Start a new session (``/new``)."""
         return {"cancelled": not await self._host.new_session()}
 
-    async def fork(self, entry_id: str) -> dict[str, bool]:
-        """Fork before the user message ``entry_id``."""
-        return {"cancelled": not await self._host.fork(entry_id)}
+    async def fork(self, entry_id: str, options: dict[str, Any] | None = None) -> dict[str, bool]:
+        """Fork before the user message ``entry_id``, or through any entry with ``{"position": "at"}`` (pi's
+        ``ctx.fork(entryId, {position})``, docs/extensions.md)."""
+        position = str((options or {}).get("position") or "before")
+        return {"cancelled": not await self._host.fork(entry_id, position)}
 
     async def switch_session(self, path: str) -> dict[str, bool]:
         """Open another session file."""

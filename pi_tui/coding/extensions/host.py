@@ -120,8 +120,9 @@ class ExtensionHost(Protocol):
         """Start a new session (``/new``); False when an extension cancelled it."""
         ...
 
-    async def fork(self, entry_id: str) -> bool:
-        """Fork before the user message ``entry_id`` (``/fork``); False when cancelled."""
+    async def fork(self, entry_id: str, position: str = "before") -> bool:
+        """Fork before the user message ``entry_id`` (``/fork``), or through it (``position="at"``, ``/clone``);
+        False when cancelled."""
         ...
 
     async def switch_session(self, path: str) -> bool:

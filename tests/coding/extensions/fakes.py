@@ -100,7 +100,7 @@ class FakeHost:
     async def new_session(self) -> bool:
         return True
 
-    async def fork(self, entry_id: str) -> bool:
+    async def fork(self, entry_id: str, position: str = "before") -> bool:
         return True
 
     async def switch_session(self, path: str) -> bool:

@@ -109,3 +109,41 @@ async def test_fork_messages_of_the_branch_only(tmp_path: Path, faux: FauxProvid
     assert [m["text"] for m in session.get_fork_messages()] == ["first", "second", "other way"]  # pi: every branch
     assert [m["text"] for m in session.get_fork_messages(branch_only=True)] == ["first", "other way"]
     assert first == session.get_fork_messages(branch_only=True)[0]["entryId"]
+
+
+async def test_rpc_clone_and_fork_answer_as_pi(tmp_path: Path, faux: FauxProvider) -> None:
+    """RPC ``clone``/``fork`` are the same calls: a cancelling ``session_before_fork`` gives ``{cancelled: true}``
+    (docs/rpc.md), with the position pi passes (``at`` for clone, ``before`` for fork)."""
+    import asyncio
+    import io
+
+    from pi_tui.coding.modes.json_mode import JsonLineWriter
+    from pi_tui.coding.modes.rpc_mode import RpcServer
+
+    session = await _two_turns(tmp_path, faux)
+    seen: list[str] = []
+    session.hooks.session_before_fork = lambda entry_id, position: seen.append(position) or True
+    stream = io.BytesIO()
+    server = RpcServer(session, JsonLineWriter(stream))
+    first = session.get_fork_messages()[0]["entryId"]
+    for command in ({"id": "c", "type": "clone"}, {"id": "f", "type": "fork", "entryId": first}):
+        server.handle_line(json.dumps(command).encode())
+        await asyncio.sleep(0)
+        await server.drain()
+    answers = {x["id"]: x for x in map(json.loads, stream.getvalue().decode().splitlines()) if x.get("id")}
+    assert answers["c"]["data"] == {"cancelled": True}
+    assert answers["f"]["data"] == {"text": "first", "cancelled": True}
+    assert seen == ["at", "before"]
+
+
+async def test_fork_at_an_entry_copies_the_path_through_it(tmp_path: Path, faux: FauxProvider) -> None:
+    """pi's ``ctx.fork(id, {position: "at"})``: any entry, the path through it, no text back."""
+    session = await _two_turns(tmp_path, faux)
+    first_answer = next(e for e in session.session_manager.get_entries()
+                        if getattr(e, "message", None) is not None and e.message.role == "assistant")
+    assert await session.fork(first_answer.id, "at") == {"cancelled": False}
+    assert [m.role for m in session.messages] == ["user", "assistant"]
+    with pytest.raises(ValueError, match="Invalid fork position"):
+        await session.fork(first_answer.id, "after")
+    with pytest.raises(ValueError, match="Invalid entry ID for forking"):
+        await session.fork("nope", "at")
