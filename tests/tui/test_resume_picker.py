@@ -236,3 +236,17 @@ async def test_resume_flag_opens_the_picker_at_start(home: Path) -> None:
     app.open_resume_on_start = True
     async with app.run_test(size=(120, 34)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ResumePicker) and bool(app.screen.rows))
+
+
+async def test_resuming_a_session_of_another_folder_says_where_tools_run(home: Path) -> None:
+    files = _folder(home)
+    app = make_app(_open(home, files["current"]))
+    async with app.run_test(size=(120, 34)) as pilot:
+        picker = await _picker(pilot)
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: "question in another folder" in _labels(picker))
+        while picker.highlighted_row is not None and "another folder" not in session_label(picker.highlighted_row.info):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "This session was started in /somewhere/else" in transcript_text(app))
+        assert str(home) in transcript_text(app).replace("\n ", "")

@@ -10,6 +10,7 @@ While the agent works, ``/fork`` and ``/clone`` ask first (abort the run, or kee
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -151,8 +152,6 @@ class SessionSwitchCommands:
                              rename=self._rename, delete=self._delete)
 
     def _is_open(self, path: str) -> bool:
-        import os
-
         current = self.host.session.session_file if self.host.session is not None else None
         return bool(current) and os.path.realpath(str(current)) == os.path.realpath(path)
 
@@ -199,7 +198,16 @@ class SessionSwitchCommands:
             host.rebuild_transcript()
             note = compaction_note(host.session)  # pi: shown when a session is opened
             host.add_notice("status", "Resumed session" + (f" · {note[0].lower()}{note[1:]}" if note else ""))
+            started_in = manager.get_cwd()
+            if started_in and not _same_folder(started_in, host.session.cwd):
+                host.add_notice("warning", f"This session was started in {started_in}; tools and context files "
+                                f"still use {host.session.cwd}.")
             host.refresh_footer()
             host.update_title()
 
         host.run_worker(switch(), group="slash")
+
+
+def _same_folder(a: str, b: str) -> bool:
+    """Whether two folder paths name the same folder (symlinks resolved)."""
+    return os.path.realpath(a) == os.path.realpath(b)

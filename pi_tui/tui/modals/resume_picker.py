@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -297,7 +298,9 @@ class ResumePicker(ModalScreen[str | None]):
             return
         # one repaint per move: the old preview stays until the new one is read, "Loading" only if that is slow
         self.set_timer(0.3, lambda: self._still_loading(key))
-        self.run_worker(self._load_preview(row, key), group="resume-preview", exclusive=True)
+        # a callable, not a coroutine object: a worker cancelled before it starts leaves nothing un-awaited
+        work: Any = partial(self._load_preview, row, key)  # Textual's stubs want a Never-typed coroutine function
+        self.run_worker(work, group="resume-preview", exclusive=True)
 
     def _still_loading(self, key: str) -> None:
         row = self.highlighted_row if self.is_attached else None
@@ -365,7 +368,8 @@ class ResumePicker(ModalScreen[str | None]):
         self.scope = "all" if self.scope == "current" else "current"
         if self.scope == "all" and self.sessions["all"] is None:
             self.loading = True
-            self.run_worker(self._load_all(), group="resume-list", exclusive=True)
+            load: Any = self._load_all
+            self.run_worker(load, group="resume-list", exclusive=True)
         self._refresh_rows()
 
     async def _load_all(self) -> None:
