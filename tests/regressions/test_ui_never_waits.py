@@ -85,7 +85,11 @@ async def test_resume_with_a_slow_session_directory(tmp_path: Path, monkeypatch:
         await wait_until(pilot, lambda: app.session_ready)
         await type_raw(pilot, "/resume\r")
         await key_arrives_while_blocked(pilot, gate)
-        await wait_until(pilot, lambda: "No previous sessions in this project" in transcript_text(app))
+        from pi_tui.tui.modals.resume_picker import ResumePicker  # opens, empty: Tab would list every folder
+
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumePicker))
+        await wait_until(pilot, lambda: app.screen.query_one("OptionList").option_count == 1)
+        assert "No sessions in this folder" in str(app.screen.query_one("OptionList").get_option_at_index(0).prompt)
 
 
 @pytest.mark.anyio

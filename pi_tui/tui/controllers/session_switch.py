@@ -116,7 +116,8 @@ class SessionSwitchCommands:
 
     # ------------------------------------------------------------------ /resume
     async def resume(self, arg: str, context: Any = None) -> None:
-        """``/resume`` (and ``-r``): the session picker of this folder, the open session marked."""
+        """``/resume`` (and ``-r``): the session picker of this folder, the open session marked (also with no
+        session here: ``No sessions in this folder · Tab shows every folder``, as pi's selector)."""
         from pi_tui.tui.modals.resume_picker import ResumePicker
 
         session = need_session(self.host)
@@ -124,9 +125,7 @@ class SessionSwitchCommands:
             return
         infos = await self._session_infos()
         current = session.session_file
-        if not any(str(i.path) != str(current) for i in infos):
-            self.host.add_notice("status", "No previous sessions in this project")
-            return
+        # with none here the picker still opens (pi): it says so, and Tab lists every folder's sessions
         picker = ResumePicker(infos, self._sources(), current_path=current, keymap=self.host.keymap)
         self.host.push_screen(picker, self._session_chosen)
 
