@@ -83,12 +83,18 @@ class SessionSwitcher:
 
     async def switch_session(self, path: str | Path, manager: SessionManager | None = None) -> None:
         """Abort and load another session file (its model and thinking level are restored when possible).
-        ``manager``: the file already opened with ``SessionManager.open(path)`` (a UI opens it in a thread)."""
+        ``manager``: the file already opened with ``SessionManager.open(path)`` (a UI opens it in a thread).
+        The run's write guard moves to the new manager: the resumed file is locked on its first write and
+        the previous file's lock released (without it a resumed file was written unlocked, beside another
+        pi-tui, and the first file stayed locked until exit; found trying /resume in tmux)."""
         if await self._before_switch("resume", str(path)):
             return
         await self._abort()
         self._clear_queue()
-        self._set_manager(manager if manager is not None else SessionManager.open(path))
+        opened = manager if manager is not None else SessionManager.open(path)
+        if opened.write_guard is None:  # the run's lock guard follows it (lock.py: one writer per file)
+            opened.write_guard = self._manager().write_guard
+        self._set_manager(opened)
         self._reload()
         await self._started("resume")
 

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from pi_tui.ai.providers.faux import FauxProvider, faux_assistant_message
+from pi_tui.ai.types import UserMessage
+from pi_tui.coding.session.session_manager import SessionManager
 
 from .helpers import make_session
 
@@ -147,3 +149,27 @@ async def test_fork_at_an_entry_copies_the_path_through_it(tmp_path: Path, faux:
         await session.fork(first_answer.id, "after")
     with pytest.raises(ValueError, match="Invalid entry ID for forking"):
         await session.fork("nope", "at")
+
+
+async def test_a_resumed_file_is_written_under_the_runs_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``switch_session`` keeps the lock guard: the resumed file is locked at its first write and the left
+    file's lock is released (the fresh SessionManager had no guard: no lock, and the old one stayed)."""
+    from pi_tui.coding.agent_session.factory import create_agent_session
+    from pi_tui.coding.session.lock import lock_path_for, release_all
+
+    monkeypatch.setenv("PI_TUI_DIR", str(tmp_path / "agent"))
+    try:
+        first = create_agent_session(str(tmp_path))
+        await first.prompt("hello")
+        left = Path(first.session_file)
+        plain = SessionManager.create(str(tmp_path), left.parent)  # another session file, written unlocked
+        plain.append_message(UserMessage(content="the other one"))
+        plain.append_message(faux_assistant_message("answer"))
+        target = Path(plain.get_session_file())
+        assert lock_path_for(left).exists() and not lock_path_for(target).exists()
+        await first.switch_session(target)
+        assert first.session_manager.write_guard is not None
+        await first.prompt("written into the resumed file")
+        assert lock_path_for(target).exists() and not lock_path_for(left).exists()
+    finally:
+        release_all()
