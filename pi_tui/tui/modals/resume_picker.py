@@ -287,6 +287,8 @@ class ResumePicker(ModalScreen[str | None]):
         self.query_one(PreviewPane).show(text)
 
     def _show_preview(self) -> None:
+        if not self.query(PreviewPane):  # the screen is being torn down
+            return
         row = self.highlighted_row
         if row is None:
             self.query_one(PreviewPane).show(Text(""))
