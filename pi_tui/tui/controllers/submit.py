@@ -61,6 +61,7 @@ class SubmitController:
             exclude = text.startswith("!!")
             await self._bash.run(text[2:].strip() if exclude else text[1:].strip(), exclude)
             return
+        typed = text  # what the user typed (before attachments): given back if the prompt is refused
         if not as_message:
             text = self._attach_mentions(text)
         if host.session is None and not host.session_error:
@@ -79,6 +80,7 @@ class SubmitController:
             host.add_notice("status", "Queued message for after compaction")
             return
         host.check_ownership()  # taken over by another window: said before this prompt runs, not after
+        count = len(getattr(session, "messages", []) or [])
         try:
             if host.working or session.is_streaming:
                 if behaviour == "follow_up":
@@ -96,6 +98,11 @@ class SubmitController:
         except Exception as exc:
             log.warning("submitting a prompt failed", exc_info=exc)
             host.add_notice("error", str(exc))
+            # Refused before it reached the session (no model, no key): the text goes back to an empty editor,
+            # so it is not lost (new-user run: only Up brought it back).
+            refused = len(getattr(session, "messages", []) or []) == count
+            if refused and not host.prompt_input.text.strip():
+                host.prompt_input.set_text(typed)
 
     def _attach_mentions(self, text: str) -> str:
         """``text`` with the files it mentions as ``@path`` in front of it, as pi's CLI ``@file`` arguments
