@@ -70,13 +70,13 @@ async def test_streaming_while_scrolled_up_shows_the_line_until_back_at_the_bott
     session, _ = make_session(tmp_path, [faux_assistant_message(long_answer(k)) for k in range(3)],
                               tokens_per_second=400)
     keymap = Keymap()
-    keymap.keys["app.scroll.bottom"] = ["ctrl+g"]
+    keymap.keys["app.scroll.bottom"] = ["f9"]  # a key of its own (Ctrl+G is the external editor now)
     app = make_app(session, keymap=keymap)
     async with app.run_test(size=(80, 24)) as pilot:
         await scrolled_up_while_streaming(pilot, app, session)
         await wait_until(pilot, lambda: "new output below" in last_row(app))
-        assert last_row(app) == "↓ new output below (Ctrl+G)"
-        await pilot.press("ctrl+g")
+        assert last_row(app) == "↓ new output below (F9)"
+        await pilot.press("f9")
         await pilot.pause()
         assert app.transcript.following
         assert "new output below" not in app.transcript.visible_text()
