@@ -4,7 +4,8 @@ events pi emitted there (``events.jsonl``; ``message_update`` runs collapsed: ch
 the extension-only events sit where pi puts them (pi docs/extensions.md "Lifecycle Overview"):
 ``input`` and ``before_agent_start`` before ``agent_start``; ``context`` after each ``turn_start``'s
 user/tool messages and before the assistant's ``message_start``; ``tool_call`` right after
-``tool_execution_start``; ``tool_result`` right before ``tool_execution_end``."""
+``tool_execution_start``; ``tool_result`` right before ``tool_execution_end``; ``before_provider_request``
+and ``after_provider_response`` between ``context`` and the assistant's ``message_start``."""
 
 from __future__ import annotations
 
@@ -126,13 +127,15 @@ def test_extension_events_follow_pis_order(scenario: str, tmp_path: Path, monkey
             os.chdir(cwd)
     finally:
         server.close()
-    extension_only = {"input", "before_agent_start", "context", "tool_call", "tool_result"}
+    extension_only = {"input", "before_agent_start", "context", "tool_call", "tool_result",
+                      "before_provider_request", "after_provider_response"}
     assert _canonical([n for n in raw if n not in extension_only]) == _pi_events(scenario)
     seen = _collapse([n.partition("|")[0] for n in raw])
     assert seen[:3] == ["input", "before_agent_start", "agent_start"]
     for index, name in enumerate(seen):
-        if name == "context":
-            assert seen[index + 1] == "message_start:assistant", seen[index - 2: index + 2]
+        if name == "context":  # pi: context, before_provider_request, after_provider_response, the reply
+            assert seen[index + 1: index + 4] == ["before_provider_request", "after_provider_response",
+                                                  "message_start:assistant"], seen[index - 2: index + 4]
             assert seen[index - 1] in ("message_end:user", "turn_start"), seen[index - 2: index + 2]
         if name == "tool_call":
             assert seen[index - 1] == "tool_execution_start" or seen[index - 1] == "tool_call" or \
@@ -141,4 +144,4 @@ def test_extension_events_follow_pis_order(scenario: str, tmp_path: Path, monkey
             assert "tool_execution_end" in seen[index + 1: index + 3]
     calls = sum(1 for n in seen if n == "tool_execution_start")
     assert seen.count("tool_call") == seen.count("tool_result") == calls
-    assert seen.count("context") == seen.count("turn_start")
+    assert seen.count("context") == seen.count("turn_start") == seen.count("before_provider_request")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi_tui.coding.extensions.events import (
     BeforeAgentStartEvent,
+    BeforeProviderRequestEvent,
     ContextEvent,
     InputEvent,
     ToolCallEvent,
@@ -213,3 +214,19 @@ async def resources_discover(runner: ExtensionRunner, event: Any) -> dict[str, l
             if isinstance(value, list):
                 found[key].extend(str(v) for v in value)
     return found
+
+
+async def provider_request(runner: ExtensionRunner, payload: Any) -> Any:
+    """``before_provider_request``: the body after every handler (each sees the one before it changed;
+    a non-None result replaces it), or None when no handler replaced it."""
+    event = BeforeProviderRequestEvent(payload)
+    replaced = [False]
+
+    def step(ext: LoadedExtension, ok: bool, result: Any) -> bool:
+        if ok and result is not None:
+            event.payload = result
+            replaced[0] = True
+        return False
+
+    await runner.each("before_provider_request", event, step)
+    return event.payload if replaced[0] else None

@@ -45,6 +45,8 @@ EXTENSION_EVENTS = (
     "user_bash",
     "model_select",
     "thinking_level_select",
+    "before_provider_request",
+    "after_provider_response",
 )
 """Every event name ``pi.on`` accepts (an unknown name raises ``ValueError`` at registration)."""
 
@@ -240,6 +242,27 @@ class ThinkingLevelSelectEvent:
     level: str
     previous_level: str | None = None
     type: str = "thinking_level_select"
+
+
+@dataclass
+class BeforeProviderRequestEvent:
+    """The provider's request body is built and about to be sent (pi docs/extensions.md
+    "before_provider_request"): ``payload`` is the body as the handlers before changed it. A handler returns
+    None (unchanged) or the replacement body, which later handlers and the request get. Changes here are
+    not reflected by ``ctx.get_system_prompt()``."""
+
+    payload: Any
+    type: str = "before_provider_request"
+
+
+@dataclass
+class AfterProviderResponseEvent:
+    """The provider's HTTP response arrived, before its body is read: ``status`` and ``headers`` (lower-case
+    names; empty for providers that do not expose them). Notification only."""
+
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    type: str = "after_provider_response"
 
 
 # ---------------------------------------------------------------------------------------------- results

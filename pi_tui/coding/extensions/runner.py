@@ -304,6 +304,10 @@ class ExtensionRunner:
         """The replacing result or None: ``combine.user_bash``."""
         return await combine.user_bash(self, event)
 
+    async def emit_before_provider_request(self, payload: Any) -> Any:
+        """The replaced request body or None: ``combine.provider_request``."""
+        return await combine.provider_request(self, payload)
+
     async def emit_resources_discover(self, event: Any) -> dict[str, list[str]]:
         """The offered paths: ``combine.resources_discover``."""
         return await combine.resources_discover(self, event)

@@ -132,6 +132,9 @@ class SessionExtensions:
             return BeforeCompactOutcome(result=result) if result is not None else None
 
         hooks.agent_event = self.on_agent_event
+        from pi_tui.coding.extensions.provider_hooks import install_provider_hooks
+
+        install_provider_hooks(session.agent, runner)
         hooks.input = on_input
         hooks.before_agent_start = before_agent_start
         hooks.context = self.context
