@@ -1,4 +1,5 @@
-"""An isolated config dir (``PI_TUI_DIR``) with no provider keys in the environment, and a models.json with
+"""Shared by tests/coding/settings_ui and tests/tui/settings_ui (their conftest.py files re-export ``home``):
+an isolated config dir (``PI_TUI_DIR``) with no provider keys in the environment, and a models.json with
 three local models (no network: the base URL is never called)."""
 
 from __future__ import annotations
