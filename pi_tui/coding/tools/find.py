@@ -29,9 +29,10 @@ from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallba
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.coding.tools.common import ABORTED, check_aborted, limit_of, text_result
 from pi_tui.coding.tools.ignore_walk import glob_to_regex, in_git_repo, walk
+from pi_tui.coding.tools.listing_result import listing_result
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 from pi_tui.coding.tools.search_backend import SearchBackend, effective_backend, fd_usable, find_program
-from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, format_size, truncate_head
+from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES
 
 DEFAULT_FIND_LIMIT = 1000
 
@@ -241,17 +242,5 @@ class FindTool(AgentTool):
         if not results:
             return text_result("No files found matching pattern")
         more = len(results) > limit
-        results = results[:limit]
-        cut = truncate_head("\n".join(results), max_lines=2**53 - 1)
-        output = cut.content
-        details: dict[str, Any] = {}
-        notices: list[str] = []
-        if more:
-            notices.append(f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern")
-            details["resultLimitReached"] = limit
-        if cut.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details["truncation"] = cut.to_dict()
-        if notices:
-            output += "\n\n[" + ". ".join(notices) + "]"
-        return text_result(output, details or None)
+        notice = f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern"
+        return listing_result(results[:limit], [(notice, "resultLimitReached", limit)] if more else [])

@@ -34,13 +34,12 @@ from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallba
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.coding.tools.common import ABORTED, check_aborted, text_result
 from pi_tui.coding.tools.ignore_walk import walk
+from pi_tui.coding.tools.listing_result import listing_result
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
 from pi_tui.coding.tools.search_backend import SearchBackend, effective_backend, find_program
 from pi_tui.coding.tools.truncate import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
-    format_size,
-    truncate_head,
     truncate_line,
 )
 
@@ -366,21 +365,10 @@ class GrepTool(AgentTool):
         if not matches:
             return text_result("No matches found")
         lines, lines_cut = await asyncio.to_thread(format_matches, matches, search_path, is_dir, context)
-        cut = truncate_head("\n".join(lines), max_lines=2**53 - 1)
-        output = cut.content
-        details: dict[str, Any] = {}
-        notices: list[str] = []
-        if limit_reached:
-            notices.append(f"{limit} matches limit reached. Use limit={limit * 2} for more, or refine pattern")
-            details["matchLimitReached"] = limit
-        if cut.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details["truncation"] = cut.to_dict()
-        if lines_cut:
-            notices.append(
-                f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines"
-            )
-            details["linesTruncated"] = True
-        if notices:
-            output += "\n\n[" + ". ".join(notices) + "]"
-        return text_result(output, details or None)
+        notice = f"{limit} matches limit reached. Use limit={limit * 2} for more, or refine pattern"
+        long_lines = f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines"
+        return listing_result(
+            lines,
+            [(notice, "matchLimitReached", limit)] if limit_reached else [],
+            [(long_lines, "linesTruncated", True)] if lines_cut else [],
+        )

@@ -19,8 +19,9 @@ from pydantic import Field
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.coding.tools.common import in_thread, limit_of, run_abortable, text_result
+from pi_tui.coding.tools.listing_result import listing_result
 from pi_tui.coding.tools.path_utils import resolve_to_cwd
-from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, format_size, truncate_head
+from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES
 
 DEFAULT_LS_LIMIT = 500
 
@@ -86,16 +87,5 @@ class LsTool(AgentTool):
         results, limit_reached = await run_abortable(signal, in_thread(list_directory, dir_path, limit))
         if not results:
             return text_result("(empty directory)")
-        cut = truncate_head("\n".join(results), max_lines=2**53 - 1)
-        output = cut.content
-        details: dict[str, Any] = {}
-        notices: list[str] = []
-        if limit_reached:
-            notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
-            details["entryLimitReached"] = limit
-        if cut.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details["truncation"] = cut.to_dict()
-        if notices:
-            output += "\n\n[" + ". ".join(notices) + "]"
-        return text_result(output, details or None)
+        notice = f"{limit} entries limit reached. Use limit={limit * 2} for more"
+        return listing_result(results, [(notice, "entryLimitReached", limit)] if limit_reached else [])
