@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pi_tui.ai.providers._http import new_output
 from pi_tui.ai.providers._openai_completions_parse import ChunkConsumer
+from pi_tui.ai.providers._provider_run import new_output
 from pi_tui.ai.types import Model
 
 MODEL = Model(id="m", api="openai-completions", provider="local", base_url="http://127.0.0.1:9/v1")

@@ -42,7 +42,7 @@ from typing import Any
 from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..models import calculate_cost
 from ..types import Model, Tool
-from ._http import add_diagnostic
+from ._provider_run import add_diagnostic
 from ._stream_blocks import BlockWriter, ProviderError
 
 CONSUMED_EVENTS = frozenset(

@@ -26,7 +26,7 @@ from ..events import (
 from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..models import calculate_cost
 from ..types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall, Usage
-from ._http import add_diagnostic
+from ._provider_run import add_diagnostic
 from ._think_tags import ThinkTagSplitter
 
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")

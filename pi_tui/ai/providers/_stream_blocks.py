@@ -7,7 +7,7 @@ pushed; every block event's ``partial`` is the same mutable ``output`` object (a
 Parser scratch state (partial JSON strings, provider block indexes) lives in the parsers, never on the
 blocks, so nothing has to be stripped before ``toolcall_end`` or a terminal event (§1.10 item 8).
 
-The run/terminal-event logic (§1.18) is :func:`pi_tui.ai.providers._http.run_provider`.
+The run/terminal-event logic (§1.18) is :func:`pi_tui.ai.providers._provider_run.run_provider`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 been applied (its snapshot carries the initial usage, as pi's ``message_start`` does); HTTP failures before
 that give only an ``error`` event whose message is ``<status> <body>``. Every failure, an abort included, is
 one terminal ``error`` event (``stop_reason`` "aborted" when the signal fired), keeping the partial content
-and usage (:func:`._http.run_provider`). Abort texts as in pi 0.73.1: ``Request was aborted.`` before the
+and usage (:func:`._provider_run.run_provider`). Abort texts as in pi 0.73.1: ``Request was aborted.`` before the
 response, ``This operation was aborted`` while the body streams (open blocks get no ``*_end``).
 
 A reply that ends with ``pause_turn`` is not the end of the turn: it is sent back as the assistant's turn so
@@ -37,7 +37,8 @@ from ._anthropic_convert import (
     supports_adaptive_thinking,
 )
 from ._anthropic_parse import AnthropicStreamParser
-from ._http import FETCH_ABORT_MESSAGE, SDK_ABORT_MESSAGE, open_sse, run_provider
+from ._http import FETCH_ABORT_MESSAGE, SDK_ABORT_MESSAGE, open_sse
+from ._provider_run import run_provider
 from ._stream_blocks import BlockWriter
 
 API = "anthropic-messages"

@@ -34,7 +34,8 @@ from ._google_shared import (
     thinking_budget,
     thinking_level,
 )
-from ._http import open_sse, run_provider
+from ._http import open_sse
+from ._provider_run import run_provider
 from ._stream_blocks import BlockWriter, ProviderError
 
 API = "google-generative-ai"

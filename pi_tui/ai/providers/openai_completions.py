@@ -1,7 +1,7 @@
 """The ``openai-completions`` provider: OpenAI Chat Completions and every OpenAI-compatible server.
 
 Wire format and consumption rules: pi-reference §7.1; compat flags §1.9 (:mod:`.openai_compat`); error and
-abort handling §1.18 (:func:`._http.run_provider`). ``stream(model, context, options)`` takes provider
+abort handling §1.18 (:func:`._provider_run.run_provider`). ``stream(model, context, options)`` takes provider
 options (``options.extra`` may hold ``tool_choice`` and ``reasoning_effort``); ``stream_simple`` maps a
 provider-neutral reasoning level. Both return an :class:`AssistantMessageEventStream` at once and encode
 every failure in it.
@@ -42,7 +42,7 @@ from ..models import clamp_thinking_level
 from ..options import SimpleStreamOptions, StreamOptions
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
-from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, ProviderHTTPError, open_sse, run_provider
+from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, ProviderHTTPError, open_sse
 from ._openai_completions_convert import (
     build_headers,
     build_params,
@@ -60,6 +60,7 @@ from ._openai_completions_parse import (
     parse_chunk_usage,
 )
 from ._openrouter_reasoning import rejects_disabled_reasoning, without_disabled_reasoning
+from ._provider_run import run_provider
 from ._stream_blocks import snapshot
 from .openai_compat import resolve_completions_compat
 

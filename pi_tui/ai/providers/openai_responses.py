@@ -36,8 +36,9 @@ from ..registry import error_stream
 from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
 from ._copilot_headers import copilot_dynamic_headers
-from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse, run_provider
+from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse
 from ._options_common import compat_flag, resolve_cache_retention
+from ._provider_run import run_provider
 from ._responses_parse import ResponsesStreamParser
 from ._responses_shared import OPENAI_TOOL_CALL_PROVIDERS, convert_responses_messages, convert_responses_tools
 from ._stream_blocks import BlockWriter, ProviderError

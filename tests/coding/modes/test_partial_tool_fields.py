@@ -123,8 +123,8 @@ class _Recorder:
 
 
 def test_openai_completions_blocks_carry_partial_args_and_stream_index() -> None:
-    from pi_tui.ai.providers._http import new_output
     from pi_tui.ai.providers._openai_completions_parse import ChunkConsumer
+    from pi_tui.ai.providers._provider_run import new_output
     from pi_tui.ai.types import Model
 
     model = Model(id="m", api="openai-completions", provider="p", base_url="http://127.0.0.1:9/v1")
@@ -160,7 +160,7 @@ def test_openai_completions_blocks_carry_partial_args_and_stream_index() -> None
 
 def test_anthropic_blocks_carry_index_and_partial_json_until_they_stop() -> None:
     from pi_tui.ai.providers._anthropic_parse import AnthropicStreamParser
-    from pi_tui.ai.providers._http import new_output
+    from pi_tui.ai.providers._provider_run import new_output
     from pi_tui.ai.providers._stream_blocks import BlockWriter
     from pi_tui.ai.types import Model
 
@@ -222,7 +222,7 @@ def test_partial_args_grow_to_the_arguments_text(tmp_path: Path) -> None:
 
 
 def test_openai_responses_tool_calls_carry_partial_json_until_done() -> None:
-    from pi_tui.ai.providers._http import new_output
+    from pi_tui.ai.providers._provider_run import new_output
     from pi_tui.ai.providers._responses_parse import ResponsesStreamParser
     from pi_tui.ai.providers._stream_blocks import BlockWriter
     from pi_tui.ai.types import Model
