@@ -22,11 +22,24 @@ for _name in list(os.environ):
 
 from tests.tui.snapshots.scenarios import SCENARIOS  # noqa: E402
 from tests.tui.snapshots.session_scenarios import SESSION_SCENARIOS  # noqa: E402
+from tests.tui.snapshots.test_snap_session_tree import build_session_tree  # noqa: E402
+from tests.tui.snapshots.test_snap_settings import build_settings_screen  # noqa: E402
 
-SCENARIOS = {**SCENARIOS, **SESSION_SCENARIOS}
+
+def _session_tree() -> tuple[object, object, tuple[int, int]]:
+    """The ``/tree`` snapshot scenario with entry times shown against a fixed clock."""
+    from datetime import UTC, datetime
+
+    from pi_tui.tui.modals import session_tree
+
+    session_tree.FIXED_NOW = datetime(2026, 12, 1, 16, 0, tzinfo=UTC)
+    return build_session_tree()
+
+
+SCENARIOS = {**SCENARIOS, **SESSION_SCENARIOS, "session_tree": _session_tree, "settings": build_settings_screen}
 
 README_SET = ("conversation", "streaming", "tool_panel", "queue", "notification_artifact", "model_picker",
-              "light_theme", "first_screen_offline", "resume_picker")
+              "light_theme", "first_screen_offline", "resume_picker", "session_tree", "settings")
 
 
 async def shoot(name: str, out_dir: Path) -> Path:
