@@ -5,17 +5,23 @@
 callbacks the app gives.
 
 A dialog whose caller is cancelled (``timeout_ms`` expired, the handler abandoned) is dismissed with its
-default, so no modal stays behind.
+default, so no modal stays behind. A dialog with ``timeout_ms`` shows a live countdown after its title
+(``Title (5s)``, ``Title (4s)``, ...; pi docs/extensions.md "Timed Dialogs with Countdown") and is dismissed
+with its default when it reaches zero. Titles and messages are shown literally, every line (no markup).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich.text import Text
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
+from textual.widgets import Static
 
 from pi_tui.tui.modals.confirm import ConfirmModal
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
@@ -48,7 +54,12 @@ class TextualExtensionUI:
         """True."""
         return True
 
-    async def _show(self, screen: ModalScreen[Any], default: Any) -> Any:
+    async def _show(
+        self, screen: ModalScreen[Any], default: Any,
+        countdown: tuple[str, Callable[[int], str], int | None] | None = None,
+    ) -> Any:
+        """Push ``screen`` and wait for its result. ``countdown = (title widget selector, text(seconds left),
+        timeout_ms)`` rewrites that widget every second and dismisses ``screen`` with ``default`` at zero."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         def done(value: Any) -> None:
@@ -56,32 +67,59 @@ class TextualExtensionUI:
                 future.set_result(value)
 
         self.app.push_screen(screen, callback=done)
+        ticker = None
+        selector, text, timeout_ms = countdown or ("", str, None)
+        if timeout_ms:
+            ticker = asyncio.ensure_future(self._count_down(screen, default, selector, text, timeout_ms))
         try:
             return await future
         except asyncio.CancelledError:
             if screen.is_attached and screen in self.app.screen_stack:
                 screen.dismiss(default)
             raise
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+
+    async def _count_down(self, screen: ModalScreen[Any], default: Any, selector: str,
+                          text: Callable[[int], str], timeout_ms: int) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_ms / 1000
+        while (left := deadline - loop.time()) > 0:
+            try:
+                screen.query_one(selector, Static).update(Text(text(math.ceil(left))))
+            except NoMatches:  # not composed yet: try again at once
+                await asyncio.sleep(0.02)
+                continue
+            await asyncio.sleep(min(left, left - math.floor(left) or 1.0))
+        if screen.is_attached and screen in self.app.screen_stack:
+            screen.dismiss(default)
 
     async def confirm(self, title: str, message: str = "", *, timeout_ms: int | None = None) -> bool:
         """Yes/No modal (No has focus first)."""
         question = f"{title}\n\n{message}" if message else title
-        return bool(await self._show(ConfirmModal(question, confirm="Yes", cancel="No"), False))
+        modal = ConfirmModal(question, confirm="Yes", cancel="No")
+        def text(left: int) -> str:
+            return f"{title} ({left}s)\n\n{message}" if message else f"{title} ({left}s)"
+
+        return bool(await self._show(modal, False, ("#confirm-question", text, timeout_ms)))
 
     async def select(self, title: str, options: Sequence[str], *, timeout_ms: int | None = None) -> str | None:
         """Fuzzy picker over ``options``."""
         entries = [PickerEntry(label=str(o), value=str(o)) for o in options]
-        value = await self._show(FuzzyPicker(title, entries), None)
+        value = await self._show(FuzzyPicker(title, entries), None, ("#picker-title", lambda left: f"{title} ({left}s)", timeout_ms))
         return None if value is None else str(value)
 
     async def input(self, title: str, placeholder: str = "", *, timeout_ms: int | None = None) -> str | None:
         """One-line text modal."""
-        value = await self._show(TextPromptModal(title, placeholder=placeholder), None)
+        value = await self._show(TextPromptModal(title, placeholder=placeholder), None,
+                                 ("#prompt-title", lambda left: f"{title} ({left}s)", timeout_ms))
         return None if value is None else str(value)
 
     async def editor(self, title: str, prefill: str = "", *, timeout_ms: int | None = None) -> str | None:
         """Multi-line text modal."""
-        value = await self._show(TextPromptModal(title, prefill=prefill, multiline=True), None)
+        value = await self._show(TextPromptModal(title, prefill=prefill, multiline=True), None,
+                                 ("#prompt-title", lambda left: f"{title} ({left}s)", timeout_ms))
         return None if value is None else str(value)
 
     def notify(self, message: str, level: str = "info") -> None:

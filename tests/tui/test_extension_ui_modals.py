@@ -93,3 +93,53 @@ async def test_status_segments_and_notify() -> None:
         await pilot.pause()
         assert seen[-1] == {"todo": "2 open"} and len(seen) == 3
         assert [n.message for n in app._notifications] == ["Saved"]
+
+
+def _screen_text(app: App[None]) -> str:
+    """The text of the dialog's Static widgets as far as their height shows it (a cut title must not pass)."""
+    from textual.widgets import Static as _Static
+
+    shown = []
+    for widget in app.screen.query(_Static):
+        lines = str(widget.render()).splitlines()
+        shown.extend(lines[: widget.content_region.height])
+    return "\n".join(shown)
+
+
+@pytest.mark.anyio
+async def test_every_line_of_a_dialog_title_is_shown_literally() -> None:
+    """New-user run: the permission gate's ``select("Run this command?\\n\\n  rm -rf …")`` showed only the first
+    line, so the user approved a command they could not see; markup-like text (``[red]``) must stay literal."""
+    command = "rm -rf /tmp/proj/src/[red]new_module.py && echo removed"
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        ui = TextualExtensionUI(app)
+        select = asyncio.ensure_future(ui.select(f"Run this command?\n\n  {command}", ["Allow once", "Deny"]))
+        await _until(pilot, lambda: type(app.screen).__name__ == "FuzzyPicker")
+        await pilot.pause(0.05)
+        shown = _screen_text(app)
+        assert "Run this command?" in shown and command in shown
+        await pilot.press("escape")
+        assert await select is None
+        confirm = asyncio.ensure_future(ui.confirm("Write outside the project?", f"Path: /etc/[b]passwd[/b]\n{command}"))
+        await _until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.pause(0.05)
+        shown = _screen_text(app)
+        assert "/etc/[b]passwd[/b]" in shown and command in shown
+        await pilot.press("escape")
+        assert await confirm is False
+
+
+@pytest.mark.anyio
+async def test_a_timed_dialog_shows_its_countdown_in_the_title() -> None:
+    """pi docs/extensions.md "Timed Dialogs with Countdown": the title reads ``Title (5s)``, ``Title (4s)`` ..."""
+    app = Host()
+    async with app.run_test() as pilot:
+        ui = TextualExtensionUI(app)
+        select = asyncio.ensure_future(ui.select("Pick an option", ["A", "B"], timeout_ms=5000))
+        await _until(pilot, lambda: type(app.screen).__name__ == "FuzzyPicker")
+        await pilot.pause(0.05)
+        assert "Pick an option (5s)" in _screen_text(app)
+        await _until(pilot, lambda: "Pick an option (4s)" in _screen_text(app))
+        await pilot.press("enter")
+        assert await select == "A"

@@ -40,7 +40,7 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="confirm-question")
+            yield Static(self.question, id="confirm-question", markup=False)
             with Horizontal():
                 yield Button(self.confirm_label, variant="warning", id="confirm-yes")
                 yield Button(self.cancel_label, id="confirm-no")

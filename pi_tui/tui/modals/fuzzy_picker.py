@@ -54,7 +54,7 @@ class FuzzyPicker(ModalScreen[Any]):
     FuzzyPicker > Vertical {
         width: 80%; max-width: 100; height: 70%; border: round $border; background: $surface; padding: 0 1;
     }
-    FuzzyPicker #picker-title { height: 1; text-style: bold; }
+    FuzzyPicker #picker-title { height: auto; max-height: 50%; text-style: bold; }  /* every line of a dialog title */
     FuzzyPicker Input, FuzzyPicker Input:focus { border: none; height: 1; padding: 0 1; }
     FuzzyPicker OptionList, FuzzyPicker OptionList:focus { height: 1fr; border: none; }
     FuzzyPicker OptionList { text-wrap: nowrap; text-overflow: ellipsis; }  /* one row per entry */
@@ -75,7 +75,7 @@ class FuzzyPicker(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text, id="picker-title")
+            yield Static(self.title_text, id="picker-title", markup=False)
             yield Input(value=self.initial_query, placeholder="type to filter", id="picker-filter")
             yield OptionList(id="picker-list")
             yield Static(self.hint, id="picker-hint")
