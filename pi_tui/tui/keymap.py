@@ -10,6 +10,7 @@ list of keys (pi's format, e.g. ``{"app.tools.expand": "ctrl+e"}``); unknown ids
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -198,13 +199,26 @@ def load_keymap(path: Path | None = None) -> Keymap:
 
     Reading, JSONC parsing, legacy-name migration and entry validation are
     ``pi_tui.coding.config.keybindings.load_keybindings``'s; its errors become warnings shown at start.
-    Ids this app does not bind (e.g. pi's ``tui.editor.*``) are accepted and ignored.
+    An id this app does not bind is ignored with a warning: pi's own ids that pi-tui does not remap (the editor's
+    ``tui.editor.*`` keys, Textual's) are named as such, any other id is an unknown action id (a typo would
+    otherwise be a binding that silently does nothing).
     """
-    from pi_tui.coding.config.keybindings import load_keybindings, to_textual_key
+    from pi_tui.coding.config.keybindings import DEFAULT_KEYBINDINGS, load_keybindings, to_textual_key
+    from pi_tui.coding.config.paths import get_keybindings_path
 
     loaded = load_keybindings(path)
     km = Keymap()
     km.warnings.extend(loaded.errors)
+    where = path or get_keybindings_path()
+    for action in loaded.user:
+        if action in DEFAULT_KEYS or action in SCREEN_KEYS:
+            continue
+        if action in DEFAULT_KEYBINDINGS:
+            km.warnings.append(f"{where}: {action} is pi's, but not remappable in pi-tui yet; ignored")
+        else:
+            near = difflib.get_close_matches(action, [*DEFAULT_KEYS, *SCREEN_KEYS], n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            km.warnings.append(f"{where}: unknown action id {action!r}, ignored{hint}")
     for action, keys in loaded.user.items():
         if action in DEFAULT_KEYS or action in SCREEN_KEYS:
             km.keys[action] = [to_textual_key(k) for k in keys]

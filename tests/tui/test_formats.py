@@ -80,6 +80,21 @@ def test_keymap_overrides_and_warnings(tmp_path: Path) -> None:
     assert km.action_for("ctrl+g") == "app.message.followUp"
     assert km.action_for("ctrl+shift+p") == "app.model.cycleBackward"
     assert km.action_for("ctrl+c") == "app.clear"  # the bad entry is ignored, with a warning
-    assert len(km.warnings) == 1 and "app.clear" in km.warnings[0]
+    assert len(km.warnings) == 2 and "app.clear" in km.warnings[0]  # and tui.editor.cursorUp: not remappable
     p.write_text("{bad")
     assert load_keymap(p).warnings
+
+
+def test_keymap_warns_about_ids_it_cannot_bind(tmp_path: Path) -> None:
+    """New-user run: ``"nonsense.action": "ctrl+q"`` was ignored without a word (a typo in an id is a binding
+    that silently does nothing); pi's editor ids, which pi-tui does not remap, are named as such."""
+    p = tmp_path / "keybindings.json"
+    p.write_text(json.dumps({"nonsense.action": "ctrl+q", "tui.editor.cursorUp": ["up", "ctrl+p"],
+                             "app.tools.expand": "ctrl+e", "app.tool.expand": "ctrl+x"}))
+    km = load_keymap(p)
+    assert km.action_for("ctrl+e") == "app.tools.expand"
+    text = "\n".join(km.warnings)
+    assert len(km.warnings) == 3
+    assert "nonsense.action" in text and "unknown action id" in text
+    assert "did you mean 'app.tools.expand'" in text
+    assert "tui.editor.cursorUp" in text and "not remappable" in text

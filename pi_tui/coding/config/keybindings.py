@@ -3,7 +3,8 @@
 The file maps pi's action ids (``"app.interrupt"``, ``"tui.editor.cursorUp"``, …) to a key string or a list of
 them (``"ctrl+p"``, ``["up", "ctrl+p"]``, ``[]`` to unbind). Legacy names (``cursorUp``, ``interrupt``, …) are
 migrated to the current ids as pi does. :func:`load_keybindings` returns the defaults with the user's entries
-on top; entries of the wrong type are reported and ignored; unknown ids are kept (extensions may use them).
+on top; entries of the wrong type and strings that are not keys (:func:`key_problem`) are reported and ignored (an
+entry with no valid key left keeps the default); unknown ids are kept here (the app's keymap reports them).
 :func:`to_textual_key` turns pi's key syntax into Textual's key names (this module itself has no Textual import).
 """
 
@@ -203,9 +204,55 @@ def load_keybindings(path: Path | None = None) -> Keybindings:
         else:
             result.errors.append(f"{target}: {action} must be a key string or a list of key strings; ignored")
             continue
-        result.user[action] = keys
-        result.bindings[action] = keys
+        valid = []
+        for key in keys:
+            problem = key_problem(key)
+            if problem is None:
+                valid.append(key)
+            else:
+                result.errors.append(f'{target}: {action}: "{key}" is not a key ({problem}); ignored')
+        if keys and not valid:  # nothing usable left: keep the default rather than unbind
+            continue
+        result.user[action] = valid
+        result.bindings[action] = valid
     return result
+
+
+_KEY_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super"})
+_SPECIAL_KEYS = frozenset(
+    "escape esc enter return tab space backspace delete del insert clear home end pageup pagedown up down left "
+    "right".split()
+)
+_SYMBOL_KEYS = frozenset("`-=[]\\;',./!@#$%^&*()_+|~{}:<>?")
+_FUNCTION_KEYS = frozenset(f"f{n}" for n in range(1, 13))
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` is not a key in pi's format, or None when it is (pi docs/keybindings.md "Key Format":
+    ``modifier+key``; modifiers ``ctrl``, ``shift``, ``alt`` (pi-tui also takes ``meta``, ``super``), each at
+    most once; the key one of a-z, 0-9, pi's symbols, ``escape``/``esc``, ``enter``/``return``, ``tab``,
+    ``space``, ``backspace``, ``delete``, ``insert``, ``clear``, ``home``, ``end``, ``pageUp``, ``pageDown``, the
+    arrows, ``f1``-``f12``; ``+`` alone or after a modifier (``ctrl++``) is the plus key). Case-insensitive."""
+    text = key.strip().lower()
+    if not text:
+        return "empty"
+    if text == "+" or text.endswith("++"):
+        head, base = (text[:-2] if text != "+" else ""), "+"
+    elif text.endswith("+"):
+        return "no key after the last +"
+    else:
+        head, _, base = text.rpartition("+")
+    modifiers = head.split("+") if head else []
+    for modifier in modifiers:
+        if modifier not in _KEY_MODIFIERS:
+            return f"unknown modifier {modifier!r}; use ctrl, shift or alt"
+    if len(set(modifiers)) != len(modifiers):
+        return "a modifier is repeated"
+    if len(base) == 1 and (base.isascii() and base.isalnum() or base in _SYMBOL_KEYS):
+        return None
+    if base in _SPECIAL_KEYS or base in _FUNCTION_KEYS:
+        return None
+    return f"unknown key {base!r}"
 
 
 _MODIFIERS = ("alt", "ctrl", "meta", "shift", "super")

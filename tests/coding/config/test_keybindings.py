@@ -62,3 +62,35 @@ def test_key_names() -> None:
     assert to_textual_key("ctrl+-") == "ctrl+minus"
     assert to_textual_key("alt+enter") == "alt+enter"
     assert to_textual_key("ctrl++") == "ctrl+plus"
+
+
+def test_a_key_that_is_not_a_key_is_refused_and_the_default_kept(tmp_path: Path) -> None:
+    """New-user run: ``"app.editor.external": "notakey+++"`` bound the plus key, so typing ``a+b`` opened the
+    external editor. pi's key format (docs/keybindings.md "Key Format"): modifiers ctrl/shift/alt, then one
+    letter, digit, symbol, special key or f1-f12."""
+    path = tmp_path / "keybindings.json"
+    path.write_text(json.dumps({
+        "app.editor.external": "notakey+++",
+        "app.model.select": ["ctrl+k", "hyper+k", "ctrl+"],
+        "app.tools.expand": ["ctrl+shift+alt+x"],
+        "app.thinking.toggle": ["f13"],
+    }))
+    bindings = load_keybindings(path)
+    assert bindings.keys_for("app.editor.external") == ["ctrl+g"]  # nothing valid left: the default stays
+    assert bindings.keys_for("app.model.select") == ["ctrl+k"]  # the valid key of the list is kept
+    assert bindings.keys_for("app.tools.expand") == ["ctrl+shift+alt+x"]
+    text = "\n".join(bindings.errors)
+    assert '"notakey+++"' in text and "app.editor.external" in text
+    assert '"hyper+k"' in text and '"ctrl+"' in text and '"f13"' in text
+    assert len(bindings.errors) == 4
+
+
+def test_pis_key_format_is_accepted() -> None:
+    from pi_tui.coding.config.keybindings import key_problem
+
+    for key in ("a", "Z", "0", "ctrl+a", "shift+ctrl+p", "alt+enter", "pageUp", "PageDown", "esc", "return", "f1",
+                "f12", "ctrl+]", "ctrl+-", "ctrl++", "+", "ctrl+alt+]", "space", "insert", "clear", "backspace",
+                "ctrl+backspace", "shift+tab", "?", "ctrl+\\"):
+        assert key_problem(key) is None, key
+    for key in ("", "notakey", "notakey+++", "hyper+k", "ctrl+", "f13", "ctrl+ctrl", "ctrl+ab", "é"):
+        assert key_problem(key) is not None, key
