@@ -23,6 +23,7 @@ from textual.containers import Horizontal
 
 from pi_tui import __version__
 from pi_tui.coding.extensions.registries import CommandSpec
+from pi_tui.coding.mcp.resources import listed_resources
 from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
 from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
 from pi_tui.tui.controllers.editor_completion import attach_completion
@@ -233,7 +234,8 @@ class PiApp(App[int]):
         self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, slash_commands=self.slash_commands,
                                         id="prompt")
         self.completion_list = attach_completion(self.prompt_input, lambda: self.pi_theme, self.slash_commands,
-                                                 lambda: self.cwd, self.failures.report)
+                                                 lambda: self.cwd, self.failures.report,
+                                                 resources=lambda: listed_resources(getattr(self._mcp_link, "manager", None)))
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
         with Horizontal(id="main"):

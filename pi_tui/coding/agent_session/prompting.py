@@ -6,7 +6,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from pi_tui.agent import Agent
-from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage, now_ms
+from pi_tui.ai.types import (
+    AssistantMessage,
+    ImageContent,
+    Model,
+    TextContent,
+    UserContent,
+    UserMessage,
+    now_ms,
+)
+from pi_tui.coding.agent_session.attachments import PromptAttachers
 from pi_tui.coding.agent_session.follow_on import FollowOn
 from pi_tui.coding.agent_session.hooks import BeforeAgentStartOutcome, InputOutcome, SessionHooks, await_hook
 from pi_tui.coding.agent_session.queues import PromptQueues
@@ -48,6 +57,8 @@ class Prompter:
         self._queues = queues
         self._flush_pending_bash = flush_pending_bash
         self._check_compaction = check_compaction
+        self.attachers = PromptAttachers()
+        """Content blocks added to a user message for what its text mentions (``@server:uri`` MCP resources)."""
 
     async def prompt(
         self,
@@ -68,6 +79,7 @@ class Prompter:
                     return
                 text, images = outcome.text, outcome.images
         text = self.expand(text)
+        extra = await self.attachers.blocks(text)
         if self._is_retrying() and not self._agent.state.is_streaming:
             self._abort_retry()  # a new prompt replaces the pending retry
             await self._follow_on.wait()
@@ -75,9 +87,9 @@ class Prompter:
             if streaming_behavior is None:
                 raise RuntimeError(ALREADY_STREAMING)
             if streaming_behavior in ("followUp", "follow_up"):
-                self._queues.follow_up(text, images)
+                self._queues.follow_up(text, [*(images or []), *extra])
             else:
-                self._queues.steer(text, images)
+                self._queues.steer(text, [*(images or []), *extra])
             return
         self._flush_pending_bash()
         model = self._model()
@@ -88,17 +100,17 @@ class Prompter:
         last_assistant = self._find_last_assistant_message()
         if last_assistant is not None:
             await self._check_compaction(last_assistant, False)
-        await self._start_run(text, list(images or []))
+        await self._start_run(text, list(images or []), extra)
         await self._follow_on.wait()
 
     def expand(self, text: str) -> str:
         """Seam ``expand_input``: skills and prompt templates expanded (``text`` itself when not hooked)."""
         return self._hooks.expand_input(text) if self._hooks.expand_input is not None else text
 
-    async def _start_run(self, text: str, images: list[ImageContent]) -> None:
+    async def _start_run(self, text: str, images: list[ImageContent], extra: Sequence[UserContent] = ()) -> None:
         """Seam ``before_agent_start``, then the run: the user message (plus any hook messages), with the
-        hook's system prompt for this run only."""
-        messages: list[Any] = [UserMessage(content=[TextContent(text=text), *images], timestamp=now_ms())]
+        hook's system prompt for this run only. ``extra``: the attachers' blocks, after the images."""
+        messages: list[Any] = [UserMessage(content=[TextContent(text=text), *images, *extra], timestamp=now_ms())]
         base_prompt = self._agent.state.system_prompt
         outcome = await await_hook(self._hooks.before_agent_start, text, images, base_prompt)
         if not isinstance(outcome, BeforeAgentStartOutcome):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pi_tui.agent import Agent
-from pi_tui.ai.types import ImageContent, TextContent, UserMessage, now_ms
+from pi_tui.ai.types import TextContent, UserContent, UserMessage, now_ms
 from pi_tui.coding.agent_session.events import QueueUpdateEvent
 
 
@@ -47,13 +47,13 @@ class PromptQueues:
             return
         self._changed()
 
-    def steer(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
+    def steer(self, text: str, images: Sequence[UserContent] | None = None) -> None:
         """Queue a steering message (delivered after the current tool batch)."""
         self._steering.append(text)
         self._changed()
         self._agent.steer(UserMessage(content=[TextContent(text=text), *(images or [])], timestamp=now_ms()))
 
-    def follow_up(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
+    def follow_up(self, text: str, images: Sequence[UserContent] | None = None) -> None:
         """Queue a follow-up message (delivered when the agent would stop)."""
         self._follow_up.append(text)
         self._changed()

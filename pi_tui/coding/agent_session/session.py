@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pi_tui.agent import Agent, MessageEndEvent, MessageStartEvent
 from pi_tui.agent.types import AgentTool
 from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent
+from pi_tui.coding.agent_session.attachments import PromptAttachers
 from pi_tui.coding.agent_session.compaction import Compactor
 from pi_tui.coding.agent_session.events import SessionInfoChangedEvent
 from pi_tui.coding.agent_session.fanout import EventFanOut, SessionListener
@@ -319,11 +320,18 @@ class AgentSession:
 
     async def steer(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
         """Queue a steering message (delivered after the current tool batch); emits ``queue_update``."""
-        self._queues.steer(self._prompter.expand(text), images)
+        text = self._prompter.expand(text)
+        self._queues.steer(text, [*(images or []), *await self._prompter.attachers.blocks(text)])
 
     async def follow_up(self, text: str, images: Sequence[ImageContent] | None = None) -> None:
         """Queue a follow-up message (delivered when the agent would stop); emits ``queue_update``."""
-        self._queues.follow_up(self._prompter.expand(text), images)
+        text = self._prompter.expand(text)
+        self._queues.follow_up(text, [*(images or []), *await self._prompter.attachers.blocks(text)])
+
+    @property
+    def prompt_attachers(self) -> PromptAttachers:
+        """What adds content blocks to a user message for what its text mentions (MCP ``@server:uri``)."""
+        return self._prompter.attachers
 
     def clear_queue(self) -> tuple[list[str], list[str]]:
         """Empty both queues; returns the ``(steering, follow_up)`` texts (for the editor); emits ``queue_update``."""

@@ -36,6 +36,7 @@ from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.mcp.config import McpServerConfig
 from pi_tui.coding.mcp.errors import McpError, ServerState
+from pi_tui.coding.mcp.resource_list import list_resources
 
 if TYPE_CHECKING:  # the SDK itself is imported lazily, in a thread (pi_tui/coding/mcp/sdk.py)
     import mcp_types as mt
@@ -114,6 +115,7 @@ class McpConnection:
         self.error: str | None = None
         self.tools: list[mt.Tool] = []
         self.prompts: list[mt.Prompt] = []
+        self.resources: list[mt.Resource] = []
         self.server_info: mt.Implementation | None = None
         self.instructions: str | None = None
         self.connected_at: float | None = None
@@ -281,6 +283,7 @@ class McpConnection:
                     self.instructions = init.instructions
                     self.tools = await self._list_tools(session)
                     self.prompts = await self._list_prompts(session, init.capabilities)
+                    self.resources = await list_resources(session, init.capabilities, sdk)
                 self._session = session
                 self.connected_at = time.monotonic()
                 self._set_state("connected", None)
@@ -352,6 +355,9 @@ class McpConnection:
                 with contextlib.suppress(Exception):
                     self.tools = await self._list_tools(self._session)
                     self._changed()
+            elif isinstance(root, sdk.mt.ResourceListChangedNotification) and self._session is not None:
+                self.resources = await list_resources(self._session, None, sdk)
+                self._changed()
 
     async def _on_log(self, params: mt.LoggingMessageNotificationParams) -> None:
         log.info("mcp [%s] %s %s: %s", self.name, params.level, params.logger or "", redact_text(str(params.data)))
@@ -414,6 +420,14 @@ class McpConnection:
             None,
         )
 
+    async def read_resource(self, uri: str) -> mt.ReadResourceResult:
+        """``resources/read``; raises :class:`McpError` on failure (timeout: ``config.timeout``)."""
+        return await self._request(
+            f"read of {self.name}:{uri}",
+            lambda session: asyncio.wait_for(session.read_resource(uri), self.config.timeout),
+            None,
+        )
+
     async def _request(self, what: str, make: Callable[[ClientSession], Any], signal: AbortSignal | None) -> Any:
         if signal is not None and signal.aborted:
             raise McpError(f"MCP call {what} aborted")
@@ -442,6 +456,8 @@ class McpConnection:
                 if exc.error.code == self._sdk.CONNECTION_CLOSED and exc.error.message == "Connection closed":
                     raise McpError(f"MCP server {self.name} closed the connection during {what}") from None
                 raise McpError(f"MCP call {what} failed: {describe_exception(exc)}") from None
+            except TimeoutError:
+                raise McpError(f"MCP call {what} timed out after {self.config.timeout:g} s") from None
             except Exception as exc:
                 raise McpError(f"MCP call {what} failed: {describe_exception(exc)}") from None
         reason = next(waits[w] for w in waits if w in done)

@@ -23,9 +23,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from pi_tui.agent.types import AgentTool
+from pi_tui.ai.types import UserContent
 from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.mcp.manager import McpChange, McpManager
 from pi_tui.coding.mcp.prompts import sync_prompt_commands
+from pi_tui.coding.mcp.resources import read_mentions
 from pi_tui.coding.mcp.tools import McpAgentTool
 
 FIRST_PROMPT_WAIT_S = 10.0
@@ -134,6 +136,13 @@ class McpSessionLink:
             return
         self._first_prompt_done = True
         await self.manager.wait_ready(FIRST_PROMPT_WAIT_S)
+
+    async def attachments(self, text: str) -> list[UserContent]:
+        """Content blocks for the ``@server:uri`` resources ``text`` mentions (:func:`read_mentions`; failures
+        are notified and become a block saying so); ``[]`` when MCP is off."""
+        if not self.enabled:
+            return []
+        return await read_mentions(text, self.manager, self._notify)
 
     def state(self) -> list[dict[str, Any]]:
         """Per-server rows for RPC ``get_state`` (``McpManager.status``); empty when MCP is off."""

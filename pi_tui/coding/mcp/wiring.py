@@ -87,7 +87,8 @@ def attach_mcp(session: Any, *, tools: Sequence[str] | None = None, no_mcp: bool
     """Build ``session.mcp`` for an AgentSession made by the factory (not started: the front end starts it, or
     the first prompt does). ``tools``: the ``--tools`` list as given (its ``mcp__`` patterns filter MCP tools).
 
-    MCP prompts are sent like template commands: a prompt, or a steering message while the agent works."""
+    MCP prompts are sent like template commands: a prompt, or a steering message while the agent works.
+    The link is added to the session's prompt attachers (``@server:uri`` resources read on send)."""
 
     async def send(text: str) -> None:
         behaviour = "steer" if getattr(session, "is_streaming", False) else None
@@ -103,4 +104,7 @@ def attach_mcp(session: Any, *, tools: Sequence[str] | None = None, no_mcp: bool
         no_mcp=no_mcp,
     )
     session.mcp = link
+    attachers = getattr(session, "prompt_attachers", None)
+    if attachers is not None:  # @server:uri mentions become content blocks of the message
+        attachers.add(link.attachments)
     return link

@@ -4,7 +4,8 @@
 Opening: typing (a character, Backspace, Delete) in a context opens or updates the list: ``/name`` on the first
 line (commands), ``/name <arg>`` (that command's argument completions), an ``@`` token (the project's files,
 from ``pi_tui.coding.file_index``, listed in a worker the first time and again when older than
-``INDEX_MAX_AGE`` s; queries run off the event loop, 20 ms after the last key, as pi's debounce). Any other
+``INDEX_MAX_AGE`` s; queries run off the event loop, 20 ms after the last key, as pi's debounce; MCP resources
+of connected servers after them, and only them for ``@server:``, ``pi_tui.coding.mcp.resources``). Any other
 change of the text (a paste, history, a completion inserted, Ctrl+C) closes it, as does leaving the context.
 
 Keys while open (the editor's own keys, so a remapped key moves the list too): Up/Down (the history keys) move
@@ -22,7 +23,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -41,6 +42,7 @@ from pi_tui.coding.autocomplete import (
     parse_path_prefix,
 )
 from pi_tui.coding.file_index import FileIndex, FileMatch
+from pi_tui.coding.mcp.resources import resource_completions
 from pi_tui.tui.widgets.completion_list import CompletionList
 
 if TYPE_CHECKING:
@@ -69,8 +71,10 @@ class EditorCompletion:
 
     def __init__(self, editor: PromptInput, view: CompletionList, commands: Callable[[], Sequence[Any]],
                  cwd: Callable[[], str], report: Callable[[str, BaseException], None],
-                 index_factory: Callable[[str], FileIndex] = FileIndex) -> None:
+                 index_factory: Callable[[str], FileIndex] = FileIndex,
+                 resources: Callable[[], Mapping[str, Sequence[Any]]] | None = None) -> None:
         self.editor = editor
+        self._resources = resources  # MCP server -> its listed resources (@server:uri items)
         self.view = view
         self._commands = commands
         self._cwd = cwd
@@ -191,9 +195,27 @@ class EditorCompletion:
         if self._current(token):
             self._show(suggestions)
 
+    def _resource_items(self, query: str) -> tuple[list[CompletionItem], bool]:
+        """``(items, only)``: MCP resources for the ``@`` query (``coding.mcp.resources``); ``only`` when the
+        query names a server (``@server:…``), so files are not listed."""
+        if self._resources is None:
+            return [], False
+        try:
+            listed = self._resources()
+            items = resource_completions(listed, query)
+        except Exception as exc:  # completion never breaks the editor
+            self._report("MCP resource completion", exc)
+            return [], False
+        server, sep, _ = query.partition(":")
+        return items, bool(sep) and server in listed
+
     async def _files(self, token: int, at_prefix: str) -> None:
         await asyncio.sleep(FILE_DEBOUNCE_S)
         if not self._current(token):
+            return
+        resource_items, only_resources = self._resource_items(parse_path_prefix(at_prefix)[0])
+        if only_resources:
+            self._show(Suggestions(resource_items, at_prefix, "file") if resource_items else None)
             return
         index = self._file_index()
         if not index.ready:
@@ -207,7 +229,7 @@ class EditorCompletion:
             self._report("file completion", exc)
             matches = []
         if self._current(token):
-            items = file_items(matches, quoted)
+            items = file_items(matches, quoted) + resource_items
             self._show(Suggestions(items, at_prefix, "file") if items else None)
 
     def _file_index(self) -> FileIndex:
@@ -272,9 +294,10 @@ async def _in_daemon_thread(work: Callable[[], None]) -> None:
 
 
 def attach_completion(editor: PromptInput, theme: Callable[[], Any], commands: Callable[[], Sequence[Any]],
-                      cwd: Callable[[], str], report: Callable[[str, BaseException], None]) -> CompletionList:
+                      cwd: Callable[[], str], report: Callable[[str, BaseException], None],
+                      resources: Callable[[], Mapping[str, Sequence[Any]]] | None = None) -> CompletionList:
     """The completion list for ``editor`` (placed by the app under it), with its driver set as
-    ``editor.completion``."""
+    ``editor.completion``; ``resources()``: the MCP resources ``@server:uri`` completes from."""
     view = CompletionList(theme, id="completion")
-    editor.completion = EditorCompletion(editor, view, commands, cwd, report)
+    editor.completion = EditorCompletion(editor, view, commands, cwd, report, resources=resources)
     return view
