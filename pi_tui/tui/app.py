@@ -53,7 +53,7 @@ from pi_tui.tui.widgets.queue_view import QueueView
 from pi_tui.tui.widgets.status_line import StatusLine
 from pi_tui.tui.widgets.tool_panel import ToolPanel
 from pi_tui.tui.widgets.transcript import Transcript
-from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem
+from pi_tui.tui.widgets.transcript_items import NoticeItem, ToolItem, UserItem
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -396,6 +396,8 @@ class PiApp(App[int]):
         self.view.reset()
         items = items_for_session(self.session) if self.session is not None else []
         self.transcript.replace_items(items)  # a scrolled-up reader keeps the place (issue 9)
+        # pi's renderInitialMessages adds the prompts it renders to the editor history (Up after -c / a switch)
+        self.prompt_input.seed_history(item.text for item in items if isinstance(item, UserItem))
         tools = [item for item in items if isinstance(item, ToolItem)]
         for item in tools:
             self.view.tools[item.tool_call_id] = item

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from textual import events
@@ -179,6 +179,18 @@ class PromptInput(TextArea):
         if text and (not self.prompt_history or self.prompt_history[-1] != text):
             self.prompt_history.append(text)
             del self.prompt_history[:-HISTORY_MAX]
+        self._history_pos = None
+
+    def seed_history(self, texts: Iterable[str]) -> None:
+        """Add the prompts of a session being shown (pi 0.73 ``renderInitialMessages``' ``populateHistory``),
+        oldest first; a prompt already in the history is not added again (a rebuild of the same session)."""
+        known = set(self.prompt_history)
+        for text in texts:
+            text = text.strip()
+            if text and text not in known:
+                known.add(text)
+                self.prompt_history.append(text)
+        del self.prompt_history[:-HISTORY_MAX]
         self._history_pos = None
 
     def _history_prev(self) -> bool:
