@@ -143,3 +143,26 @@ async def test_a_timed_dialog_shows_its_countdown_in_the_title() -> None:
         await _until(pilot, lambda: "Pick an option (4s)" in _screen_text(app))
         await pilot.press("enter")
         assert await select == "A"
+
+
+@pytest.mark.anyio
+async def test_the_confirm_dialog_shows_which_button_enter_presses() -> None:
+    """New-user run: "Yes" drawn bright (warning variant) while the focus sat on a grey "No": Enter cancelled a
+    rollback without a word. The focused button is the highlighted one and the hint names what Enter does."""
+    from textual.widgets import Button
+
+    app = Host()
+    async with app.run_test() as pilot:
+        ui = TextualExtensionUI(app)
+        answer = asyncio.ensure_future(ui.confirm("Roll back to checkpoint 3?", "Changes made since are lost."))
+        await _until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.pause(0.05)
+        yes, no = app.screen.query_one("#confirm-yes", Button), app.screen.query_one("#confirm-no", Button)
+        assert "Enter: No" in _screen_text(app)
+        assert no.has_focus and no.styles.background != yes.styles.background
+        await pilot.press("right")
+        await pilot.pause(0.05)
+        assert yes.has_focus and "Enter: Yes" in _screen_text(app)
+        assert yes.styles.background != no.styles.background
+        await pilot.press("enter")
+        assert await answer is True
