@@ -12,8 +12,10 @@ registry and ``send_prompt(text)`` runs a prompt (for ``/mcp:server:prompt``).
 - A server that fails or disconnects is reported once per failure, with the reason (pi reports failed
   connections once after startup); a reconnect that succeeds after that is reported too.
 - :meth:`before_prompt` waits, before the first prompt only, up to :data:`FIRST_PROMPT_WAIT_S` for servers that
-  are still connecting (pi: "The first prompt waits up to 10 seconds ... for servers with direct tools"), so
-  print and JSON mode see the tools of servers that start in time.
+  are still connecting (pi: "The first prompt waits up to 10 seconds ... for servers with direct tools"). It runs
+  in the session's prompt path (the link's prompt attacher, :func:`~pi_tui.coding.mcp.wiring.attach_mcp`), so every
+  front end gets it; print/JSON mode call it first with no limit (a one-shot run has no later prompt: it waits for
+  every server's own connection attempt). Servers still connecting when the wait ends are named in one warning.
 """
 
 from __future__ import annotations
@@ -127,15 +129,32 @@ class McpSessionLink:
             except Exception:  # a front end's listener never breaks the session
                 pass
 
-    async def before_prompt(self) -> None:
-        """Start if needed; before the first prompt, wait up to :data:`FIRST_PROMPT_WAIT_S` for connecting servers."""
+    async def before_prompt(self, *, wait_all: bool = False) -> list[str]:
+        """Start if needed; before the first prompt, wait up to :data:`FIRST_PROMPT_WAIT_S` seconds for
+        connecting servers (``wait_all``: until every server's connection attempt ends, each bounded by its own
+        connect timeout). Returns the servers still connecting after the wait (named in one warning: their tools
+        are not in this prompt); ``[]`` after the first prompt."""
         if not self.enabled:
-            return
+            return []
         self.start()
         if self._first_prompt_done:
-            return
+            return []
         self._first_prompt_done = True
-        await self.manager.wait_ready(FIRST_PROMPT_WAIT_S)
+        limit = None if wait_all else FIRST_PROMPT_WAIT_S
+        await self.manager.wait_ready(limit)
+        pending = [name for name, c in self.manager.connections.items() if c.state == "connecting"]
+        if pending:
+            names = ", ".join(pending)
+            waited = f" after {limit:g} s" if limit is not None else ""
+            self._notify("warning", f"MCP server{'s' if len(pending) > 1 else ''} {names} still connecting{waited}: "
+                                    "not in this prompt; the tools join later prompts once connected")
+        return pending
+
+    async def prompt_attachments(self, text: str) -> list[UserContent]:
+        """The session's prompt attacher: the first-prompt wait (:meth:`before_prompt`), then the ``@server:uri``
+        resources ``text`` mentions (:meth:`attachments`)."""
+        await self.before_prompt()
+        return await self.attachments(text)
 
     async def attachments(self, text: str) -> list[UserContent]:
         """Content blocks for the ``@server:uri`` resources ``text`` mentions (:func:`read_mentions`; failures

@@ -105,6 +105,6 @@ def attach_mcp(session: Any, *, tools: Sequence[str] | None = None, no_mcp: bool
     )
     session.mcp = link
     attachers = getattr(session, "prompt_attachers", None)
-    if attachers is not None:  # @server:uri mentions become content blocks of the message
-        attachers.add(link.attachments)
+    if attachers is not None:  # the first prompt's wait for servers; @server:uri mentions become content blocks
+        attachers.add(link.prompt_attachments)
     return link

@@ -89,7 +89,12 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     try:
         mcp = getattr(session, "mcp", None)
         if mcp is not None:
-            await mcp.before_prompt()  # MCP servers still connecting get up to 10 s (pi 1.x docs/mcp.md)
+            # one-shot: wait for every server's connection attempt (no later prompt would get its tools)
+            await mcp.before_prompt(wait_all=True)
+            for row in mcp.state():
+                if row["state"] in ("failed", "disconnected", "connecting"):
+                    print(f"Warning: MCP server {row['name']} {row['state']}: {row.get('error') or 'no reason given'}; "
+                          "its tools are not available in this run", file=sys.stderr)
         for text in messages:
             if exit_code:
                 break
