@@ -379,8 +379,13 @@ class PromptInput(TextArea):
             return False  # Ctrl+D deletes forward when the editor is not empty (pi)
         if action == "app.clear":
             # Cleared now, at key time: the app handles the message after keys typed behind it in the same
-            # burst, and clearing then lost them ("gone" Ctrl+C "kept" ended empty).
-            self.set_text("")
+            # burst, and clearing then lost them ("gone" Ctrl+C "kept" ended empty). Never a lost draft (new-user
+            # run): it goes into the history (Up) and the clear is an undoable edit (Ctrl+Z; pastes are kept).
+            draft = self.expanded_text()
+            if draft.strip():
+                self.remember(draft)
+                self.clear()
+                self.move_cursor(self.document.end)
             self.post_message(self.ActionRequested(action, cleared=True))
             return True
         if action in SUBMIT_ACTIONS:
