@@ -4,6 +4,13 @@ Trigger check after every ``agent_end`` (unless a retry started) and before ever
 threshold is also checked at turn boundaries through the loop's ``should_stop_after_turn``: when a tool
 turn leaves the context above ``contextWindow - reserveTokens`` the run stops after that turn, the session
 compacts, then continues the run (so long tool loops cannot overshoot the window).
+
+One compaction at a time (pi 0.84.0, #7370): ``/compact`` cancels a running automatic compaction and waits for
+it to end before summarising; no automatic compaction starts while ``/compact`` runs. A stop of the run
+(:mod:`~pi_tui.coding.agent_session.stop_fence`, pi 0.86.0 #9340/#9777) keeps an automatic compaction from
+starting, cancels it between its steps (after the ``session_before_compact`` hook, before writing) and keeps the
+run from being continued afterwards. A complete reply whose usage shows a silent overflow is compacted but kept
+and never asked again (pi 0.79.8, #5720).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pi_tui.coding.agent_session.events import (
 )
 from pi_tui.coding.agent_session.hooks import BeforeCompactOutcome, SessionHooks, await_hook
 from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
+from pi_tui.coding.agent_session.stop_fence import StopFence, StopMark
 from pi_tui.coding.compaction import (
     calculate_context_tokens,
     compact,
@@ -59,7 +67,8 @@ class Compactor:
     session switches); ``models``: keys for the summariser; ``settings``: read live; ``emit``/``notify``: the
     session's fan-out and UI-only notifications; ``sleep``: the pause before continuing; ``abort_retry()``:
     cancels a retry wait before a manual compaction; ``continue_run()``: continues the agent afterwards;
-    ``hooks``: the ``session_before_compact``/``session_compact`` seams.
+    ``hooks``: the ``session_before_compact``/``session_compact`` seams; ``fence``: the session's stop fence
+    (a new one when None).
     """
 
     def __init__(
@@ -75,6 +84,7 @@ class Compactor:
         abort_retry: Callable[[], None],
         continue_run: Callable[[], Awaitable[None]],
         hooks: SessionHooks,
+        fence: StopFence | None = None,
     ) -> None:
         self._agent = agent
         self._manager = session_manager
@@ -90,6 +100,9 @@ class Compactor:
         self._abort: AbortController | None = None
         self._overflow_attempted = False
         self._stop_requested = False
+        self._fence = fence if fence is not None else StopFence()
+        self._one_at_a_time = asyncio.Lock()  # held by the compaction that runs (auto or manual)
+        self._manual_waiting = False  # ``/compact`` was asked for: no automatic compaction starts meanwhile
 
     @property
     def is_compacting(self) -> bool:
@@ -158,12 +171,19 @@ class Compactor:
 
     # ------------------------------------------------------------------ automatic (§3.9 trigger check)
 
-    async def check(self, message: AssistantMessage | None, skip_aborted: bool) -> None:
-        """The trigger check after ``agent_end`` and before a prompt (pi's ``_checkCompaction``, §3.9)."""
+    async def check(self, message: AssistantMessage | None, skip_aborted: bool, mark: StopMark | None = None) -> None:
+        """The trigger check after ``agent_end`` and before a prompt (pi's ``_checkCompaction``, §3.9).
+
+        ``mark``: taken when the run started (None: now); once a stop was requested after it, nothing starts.
+        Nothing starts either while another compaction runs or ``/compact`` waits for one (pi 0.84.0)."""
+        mark = mark if mark is not None else self._fence.mark()
+        if self._busy(mark):
+            self._stop_requested = False
+            return
         settings = self._settings.compaction
         if self._stop_requested:
             self._stop_requested = False
-            await self._run_auto_compaction("threshold", will_retry=False, resume=True)
+            await self._run_auto_compaction("threshold", will_retry=False, resume=True, mark=mark)
             return
         if message is None or not settings.enabled:
             return
@@ -178,13 +198,16 @@ class Compactor:
         window = model.context_window
         same_model = message.provider == model.provider and message.model == model.id
         if same_model and (_is_overflow(message, window) or _filled_the_window(message, model)):
+            if message.stop_reason == "stop":  # complete, only its usage overflowed: compact, keep it (pi 0.79.8)
+                await self._run_auto_compaction("overflow", will_retry=False, mark=mark)
+                return
             if self._overflow_attempted:
                 self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_FAILED))
                 self._notify("error", OVERFLOW_FAILED)
                 return
             self._overflow_attempted = True
             self._drop_trailing_error(window)
-            await self._run_auto_compaction("overflow", will_retry=True)
+            await self._run_auto_compaction("overflow", will_retry=True, mark=mark)
             return
         if message.stop_reason == "error":
             estimate = estimate_context_tokens(self._agent.state.messages)
@@ -199,7 +222,11 @@ class Compactor:
             if tokens == 0:  # the provider sent no usage (pi 0.84.3, #8328): estimate the context instead
                 tokens = self._estimate_without_usage(latest)
         if should_compact(tokens, window, settings.reserve_tokens):
-            await self._run_auto_compaction("threshold", will_retry=False)
+            await self._run_auto_compaction("threshold", will_retry=False, mark=mark)
+
+    def _busy(self, mark: StopMark) -> bool:
+        """True when no automatic compaction may start: the run was stopped, or a compaction runs or waits."""
+        return mark.stopped or self._manual_waiting or self._one_at_a_time.locked()
 
     def _estimate_without_usage(self, latest_compaction_ms: int | None) -> int:
         """Context tokens when the last reply reported no usage: the last usage reported since the latest
@@ -229,7 +256,11 @@ class Compactor:
                 self._agent.state.messages = messages[:index] + messages[index + 1 :]
             return
 
-    async def _summarise(self, custom_instructions: str | None, reason: str) -> CompactionResult | None:
+    async def _summarise(
+        self, custom_instructions: str | None, reason: str, controller: AbortController
+    ) -> CompactionResult | None:
+        """Prepare, run the hook and the summariser, write the compaction; ``CancelledError`` once
+        ``controller`` is aborted (checked after each step that waits, before anything is written)."""
         model = self._agent.state.model
         if model is None:
             raise CompactionError("No model selected")
@@ -244,12 +275,14 @@ class Compactor:
             return None
         # seam: session_before_compact (may cancel, or supply the summary instead of the summariser)
         outcome = await await_hook(self._hooks.session_before_compact, preparation, custom_instructions, reason)
-        if isinstance(outcome, BeforeCompactOutcome) and outcome.cancel:
+        if (isinstance(outcome, BeforeCompactOutcome) and outcome.cancel) or controller.signal.aborted:
             raise asyncio.CancelledError("Compaction cancelled")
         supplied = outcome.result if isinstance(outcome, BeforeCompactOutcome) else None
         result = supplied if supplied is not None else await self._run_summariser(
-            preparation, model, api_key, custom_instructions, reason
+            preparation, model, api_key, custom_instructions, reason, controller
         )
+        if controller.signal.aborted:
+            raise asyncio.CancelledError("Compaction cancelled")
         manager.append_compaction(result.summary, result.first_kept_entry_id, result.tokens_before, result.details)
         rebuilt = manager.build_session_context(include_ui=True, close_interrupted=True)
         self._agent.state.messages = list(rebuilt.messages)
@@ -277,10 +310,9 @@ class Compactor:
         )
 
     async def _run_summariser(
-        self, preparation: Any, model: Any, api_key: str | None, custom_instructions: str | None, reason: str
+        self, preparation: Any, model: Any, api_key: str | None, custom_instructions: str | None, reason: str,
+        controller: AbortController,
     ) -> CompactionResult:
-        controller = AbortController()
-        self._abort = controller
         try:
             result = await compact(
                 preparation,
@@ -295,41 +327,29 @@ class Compactor:
             if controller.signal.aborted:  # the summary request ended because of the abort: a cancel, not a failure
                 raise asyncio.CancelledError("Compaction cancelled") from None
             raise
-        finally:
-            self._abort = None
         if controller.signal.aborted:
             raise asyncio.CancelledError("Compaction cancelled")
         return result
 
-    async def _run_auto_compaction(self, reason: str, will_retry: bool, resume: bool = False) -> None:
+    async def _run_auto_compaction(
+        self, reason: str, will_retry: bool, resume: bool = False, mark: StopMark | None = None
+    ) -> None:
         """Compact automatically, then continue the run when it was cut short (``resume``), when the
         overflowed request should be retried (``will_retry``, only after a successful compaction) or when
-        messages are queued."""
-        self._emit(CompactionStartEvent(reason=reason))  # type: ignore[arg-type]
-        self._compacting = True
-        compacted = False
-        try:
-            try:
-                result = await self._summarise(None, reason)
-            except CompactionError:
-                result = None  # missing model/auth: silent, as in pi
-            if result is None:
-                self._emit(CompactionEndEvent(reason=reason))  # type: ignore[arg-type]
-            else:
-                compacted = True
-                self._emit(
-                    CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
-                )
-                self._notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
-        except asyncio.CancelledError:
-            self._emit(CompactionEndEvent(reason=reason, aborted=True))  # type: ignore[arg-type]
+        messages are queued; nothing starts, and nothing continues, once the run was stopped (``mark``)."""
+        mark = mark if mark is not None else self._fence.mark()
+        if self._busy(mark):
             return
-        except Exception as exc:
-            prefix = "Context overflow recovery failed" if reason == "overflow" else "Auto-compaction failed"
-            self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {exc}"))  # type: ignore[arg-type]
-            self._notify("error", f"{prefix}: {exc}")
-        finally:
-            self._compacting = False
+        controller = AbortController()
+        async with self._one_at_a_time:
+            self._abort = controller
+            try:
+                compacted = await self._auto_step(reason, will_retry, controller)
+            finally:
+                if self._abort is controller:
+                    self._abort = None
+        if compacted is None or mark.stopped:
+            return
         retry = will_retry and compacted
         if retry:
             model = self._agent.state.model
@@ -337,10 +357,41 @@ class Compactor:
         if retry or resume or self._agent.has_queued_messages():
             await self._sleep(CONTINUE_DELAY_S)
             await self._agent.wait_for_idle()
+            if mark.stopped or controller.signal.aborted:
+                return
             try:
                 await self._continue_run()
             except (RuntimeError, ValueError) as exc:
                 log.info("no continuation after compaction: %s", exc)
+
+    async def _auto_step(self, reason: str, will_retry: bool, controller: AbortController) -> bool | None:
+        """One automatic compaction and its events: True when it compacted, False when it did not (nothing to
+        do, missing auth, a failure), None when it was cancelled."""
+        self._emit(CompactionStartEvent(reason=reason))  # type: ignore[arg-type]
+        self._compacting = True
+        try:
+            try:
+                result = await self._summarise(None, reason, controller)
+            except CompactionError:
+                result = None  # missing model/auth: silent, as in pi
+            if result is None:
+                self._emit(CompactionEndEvent(reason=reason))  # type: ignore[arg-type]
+                return False
+            self._emit(
+                CompactionEndEvent(reason=reason, result=result.to_json_dict(), will_retry=will_retry)  # type: ignore[arg-type]
+            )
+            self._notify("info", f"Context compacted ({reason}); {result.tokens_before} tokens summarised.")
+            return True
+        except asyncio.CancelledError:
+            self._emit(CompactionEndEvent(reason=reason, aborted=True))  # type: ignore[arg-type]
+            return None
+        except Exception as exc:
+            prefix = "Context overflow recovery failed" if reason == "overflow" else "Auto-compaction failed"
+            self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {exc}"))  # type: ignore[arg-type]
+            self._notify("error", f"{prefix}: {exc}")
+            return False
+        finally:
+            self._compacting = False
 
     # ------------------------------------------------------------------ manual
 
@@ -349,23 +400,40 @@ class Compactor:
 
         Aborts a running turn first (pi 0.73), unless there is nothing to compact: then the run goes on and the
         error is raised at once (pi-tui: a ``/compact`` typed while a reply streamed aborted it for nothing,
-        issue 9; DIFFERENCES). Raises :class:`CompactionError` (``Already compacted``, ``Nothing to compact
-        (session too small)``, ``Compaction cancelled``, ``Compaction failed: …``).
+        issue 9; DIFFERENCES). A running automatic compaction is cancelled and waited for (pi 0.84.0, #7370).
+        Raises :class:`CompactionError` (``Already compacted``, ``Nothing to compact (session too small)``,
+        ``Compaction cancelled``, ``Compaction failed: …``).
         """
         if self._agent.state.is_streaming:
             refusal = self._nothing_to_compact()
             if refusal is not None:
                 raise CompactionError(refusal)
-        self._abort_retry()
-        self._agent.abort()
-        await self._agent.wait_for_idle()
+        self._manual_waiting = True
+        try:
+            self._abort_retry()
+            self._agent.abort()
+            self.abort()  # an automatic compaction that runs: cancelled, then waited for below
+            await self._agent.wait_for_idle()
+            async with self._one_at_a_time:
+                self._manual_waiting = False
+                controller = AbortController()
+                self._abort = controller
+                try:
+                    return await self._manual_step(custom_instructions, controller)
+                finally:
+                    if self._abort is controller:
+                        self._abort = None
+        finally:
+            self._manual_waiting = False
+
+    async def _manual_step(self, custom_instructions: str | None, controller: AbortController) -> dict[str, Any]:
         self._emit(CompactionStartEvent(reason="manual"))
         self._compacting = True
         try:
             branch = self._branch_without_ui()
             if branch and branch[-1].type == "compaction":
                 raise CompactionError("Already compacted")
-            result = await self._summarise(custom_instructions, "manual")
+            result = await self._summarise(custom_instructions, "manual", controller)
             if result is None:
                 raise CompactionError("Nothing to compact (session too small)")
         except asyncio.CancelledError:

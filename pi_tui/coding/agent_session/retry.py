@@ -11,6 +11,10 @@ notification per attempt (they repeated the raw error once per attempt, issue 9)
 the session file with their full error. Giving up adds one error notification, ``Retry failed after <n> attempts (<m> requests)`` (m when the
 provider client retried too), formerly
 attempts: <status> <provider message>`` (pi's wording, the error in one line).
+
+A stop of the run (:mod:`~pi_tui.coding.agent_session.stop_fence`; pi 0.86.0, #9340/#9777) wins at every step:
+no retry starts once it was requested, and a stop that comes after the wait, before the continuation, ends the
+cycle with ``Retry cancelled`` instead of sending the request again.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pi_tui.ai.abort import AbortController
 from pi_tui.ai.types import AssistantMessage
 from pi_tui.coding.agent_session.events import AutoRetryEndEvent, AutoRetryStartEvent
 from pi_tui.coding.agent_session.settings import SessionSettings
+from pi_tui.coding.agent_session.stop_fence import StopMark
 from pi_tui.coding.config_check import connection_hint
 from pi_tui.coding.error_summary import summarize_error
 from pi_tui.coding.retry import is_retryable_error, retry_delay_ms
@@ -46,7 +51,7 @@ class RetryController:
     ``agent``: the session's Agent; ``settings``: read live (``settings.retry``); ``emit(event)``: the
     session's fan-out; ``notify(level, text)``: a UI-only notification; ``sleep(seconds)``: the wait
     (awaitable; tests replace it); ``continue_run()``: continue the agent after the wait;
-    ``check_compaction(message, skip_aborted)``: the compaction check when the cycle gives up.
+    ``check_compaction(message, skip_aborted, mark)``: the compaction check when the cycle gives up.
     """
 
     def __init__(
@@ -58,7 +63,7 @@ class RetryController:
         notify: Callable[[str, str], Any],
         sleep: Callable[[float], Awaitable[Any]],
         continue_run: Callable[[], Awaitable[None]],
-        check_compaction: Callable[[AssistantMessage | None, bool], Awaitable[None]],
+        check_compaction: Callable[[AssistantMessage | None, bool, StopMark | None], Awaitable[None]],
     ) -> None:
         self._agent = agent
         self._settings = settings
@@ -109,8 +114,17 @@ class RetryController:
         self._retrying = False
         self._emit(AutoRetryEndEvent(success=False, attempt=attempt, final_error=final_error))
 
-    async def run(self, message: AssistantMessage) -> None:
-        """One retry step for the failed ``message`` (the follow-on task of its ``agent_end``)."""
+    def _cancelled(self) -> None:
+        """The run was stopped: a running cycle ends as cancelled (pi 1.6's ``_finishCancelledRetry``)."""
+        if self._attempt > 0:
+            self._end(self._attempt, "Retry cancelled")
+
+    async def run(self, message: AssistantMessage, mark: StopMark | None = None) -> None:
+        """One retry step for the failed ``message`` (the follow-on task of its ``agent_end``); ``mark``: taken
+        when the run started (a stop requested after it wins, see the module docstring)."""
+        if mark is not None and mark.stopped:
+            self._cancelled()
+            return
         settings = self._settings.retry
         self._attempt += 1
         attempt = self._attempt
@@ -124,7 +138,7 @@ class RetryController:
             hint = connection_hint(error, self._agent.state.model)  # which server could not be reached
             counted = f"{attempt} attempts" + (f" ({requests} requests)" if requests > attempt else "")
             self._notify("error", f"Retry failed after {counted}: {summarize_error(error).one_line()}{hint}")
-            await self._check_compaction(message, True)
+            await self._check_compaction(message, True, mark)
             return
         delay = retry_delay_ms(message, attempt, settings)
         if delay is None:
@@ -142,13 +156,14 @@ class RetryController:
         self._abort = controller
         try:
             await _abortable_sleep(self._sleep, delay / 1000, controller)
+            await self._agent.wait_for_idle()
+            await asyncio.sleep(0)  # a stop requested as the wait ended is seen before the request is sent
         finally:
             self._abort = None
-        if controller.signal.aborted:
+        if controller.signal.aborted or (mark is not None and mark.stopped):
             self._end(attempt, "Retry cancelled")
             self._notify("info", "Retry cancelled")
             return
-        await self._agent.wait_for_idle()
         try:
             await self._continue_run()
         except (RuntimeError, ValueError) as exc:

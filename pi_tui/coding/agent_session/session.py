@@ -21,6 +21,7 @@ queue. For each event:
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -46,6 +47,7 @@ from pi_tui.coding.agent_session.recorder import TranscriptRecorder
 from pi_tui.coding.agent_session.retry import RetryController
 from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.agent_session.stats import SessionStats
+from pi_tui.coding.agent_session.stop_fence import StopFence, StopMark
 from pi_tui.coding.agent_session.switching import SessionSwitcher
 from pi_tui.coding.agent_session.tools import ToolRegistry
 from pi_tui.coding.agent_session.tree_navigation import TreeNavigator
@@ -70,6 +72,8 @@ from pi_tui.coding.messages import (
 from pi_tui.coding.session.lock import SessionOwnership
 from pi_tui.coding.session.session_manager import SessionManager
 from pi_tui.coding.user_bash import BashResult
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from pi_tui.coding.config.model_resolver import ScopedModel
@@ -128,6 +132,8 @@ class AgentSession:
         manager: Callable[[], SessionManager] = lambda: self.session_manager  # noqa: E731 (replaced on switch)
         resume = partial(continue_agent, agent)
         self._fanout = EventFanOut()
+        self._fence = StopFence()  # every stop (abort, dispose, a switch) ends the run's post-run work
+        self._run_mark: StopMark = self._fence.mark()
         self.tools = ToolRegistry(agent, tools, rebuild_system_prompt)
         self._ui = UiMessages(agent=agent, session_manager=manager, emit=self._emit)
         self._queues = PromptQueues(agent=agent, emit=self._emit)
@@ -138,7 +144,7 @@ class AgentSession:
         self._compactor = Compactor(
             agent=agent, session_manager=manager, models=models, settings=self.settings, emit=self._emit,
             notify=self._ui.notify, sleep=self._wait, abort_retry=self.abort_retry,
-            continue_run=resume, hooks=self.hooks,
+            continue_run=resume, hooks=self.hooks, fence=self._fence,
         )
         self._retry = RetryController(
             agent=agent, settings=self.settings, emit=self._emit, notify=self._ui.notify, sleep=self._wait,
@@ -272,6 +278,8 @@ class AgentSession:
 
     async def _on_agent_event(self, event: Any) -> None:
         kind = event.type
+        if kind == "agent_start":
+            self._run_mark = self._fence.mark()
         if kind == "agent_end":
             for failure in self._recorder.unstreamed_failures(event.messages):
                 await self._on_agent_event(MessageStartEvent(message=failure))
@@ -299,15 +307,16 @@ class AgentSession:
 
     def _on_agent_end(self) -> None:
         message = self._last_assistant
+        mark = self._run_mark
         if message is not None and self._retry.should_retry(message):
-            self._follow_on.start(self._retry.run(message))
+            self._follow_on.start(self._retry.run(message, mark))
             return
         if message is not None and message.stop_reason == "error" and message.error_message:
             self.notify("error", message.error_message)
         elif message is not None and self._recorder.ended_in_run(message) and is_empty_answer(message):
             self.notify("warning", EMPTY_RESPONSE)
         if message is not None or self._compactor.stop_requested:
-            self._follow_on.start(self._compactor.check(message, True))
+            self._follow_on.start(self._compactor.check(message, True, mark))
 
     # ------------------------------------------------------------------ prompting (§3.6)
 
@@ -338,7 +347,9 @@ class AgentSession:
         return self._queues.clear()
 
     async def abort(self) -> None:
-        """Cancel a retry wait or compaction, abort the run and wait until the agent is idle."""
+        """Cancel a retry wait or compaction, abort the run and wait until the agent is idle; the stopped run
+        starts no retry, compaction or continuation afterwards (pi 0.86.0, :mod:`.stop_fence`)."""
+        self._fence.stop()
         self.abort_retry()
         self.abort_compaction()
         self._tree.abort()
@@ -361,7 +372,14 @@ class AgentSession:
         await await_hook(self.hooks.session_shutdown)
 
     def dispose(self) -> None:
-        """Unsubscribe from the agent (the session stops processing events)."""
+        """Stop everything the session runs (the agent run, a retry wait, a compaction, a branch summary, a user
+        ``!cmd``; pi 0.77.0, #5029), then unsubscribe from the agent (the session stops processing events)."""
+        self._fence.stop()
+        for stop in (self.abort_retry, self.abort_compaction, self._tree.abort, self._bash.abort, self.agent.abort):
+            try:
+                stop()
+            except Exception:  # dispose must succeed whatever one abort does
+                log.exception("stopping session work on dispose failed")
         self._unsubscribe_agent()
 
     # ------------------------------------------------------------------ UI-only messages
