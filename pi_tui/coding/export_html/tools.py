@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from pi_tui.coding.export_html.markdown import code_block, lexer_for_path
+from pi_tui.coding.tools.read_lines import range_label
 
 SUMMARY_CHARS = 160
 
@@ -64,12 +65,7 @@ def call_summary(name: str, args: dict[str, Any]) -> str:
     if name == "bash":
         return "$ " + _one_line(_string(args, "command") or "...")
     if name == "read" and path is not None:
-        offset, limit = args.get("offset"), args.get("limit")
-        if isinstance(offset, int) or isinstance(limit, int):
-            start = offset if isinstance(offset, int) else 1
-            end = f"-{start + limit - 1}" if isinstance(limit, int) else ""
-            return f"{path}:{start}{end}"
-        return path
+        return path + range_label(args.get("offset"), args.get("limit"))
     if name in ("write", "edit", "ls") and path is not None:
         return path
     if name in ("grep", "find"):

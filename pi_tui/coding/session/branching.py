@@ -2,7 +2,10 @@
 
 :func:`path_with_labels` gives the entries of one root → leaf path without its ``label`` entries, followed by
 fresh label entries re-creating the labels that point into the path (chained after the last entry, keeping
-their original timestamps). :func:`linear_export` gives pi's ``exportToJsonl`` lines: a new header and the
+their original timestamps). An entry whose parent was a dropped label is re-chained to the entry before it, and
+a compaction that kept from a dropped label keeps from the next entry instead (the same messages stay in the
+context; pi 0.85.0, #8989: the cut of a compaction moves back over non-message entries, labels included, so
+``firstKeptEntryId`` can name a label). :func:`linear_export` gives pi's ``exportToJsonl`` lines: a new header and the
 branch with ``parentId``s re-chained into a straight line.
 """
 
@@ -13,6 +16,7 @@ from typing import Any
 
 from pi_tui.coding.session.entries import (
     CURRENT_SESSION_VERSION,
+    CompactionEntry,
     LabelEntry,
     SessionEntry,
     generate_entry_id,
@@ -23,8 +27,25 @@ from pi_tui.coding.session.entries import (
 def path_with_labels(
     path: Sequence[SessionEntry], labels: Mapping[str, str], label_timestamps: Mapping[str, str]
 ) -> list[SessionEntry]:
-    """``path`` minus label entries, plus one re-created label entry per labelled entry of the path."""
-    kept: list[SessionEntry] = [entry for entry in path if not isinstance(entry, LabelEntry)]
+    """``path`` minus label entries, plus one re-created label entry per labelled entry of the path (module
+    docstring: parents and compaction boundaries that named a dropped label are moved to kept entries)."""
+    kept: list[SessionEntry] = []
+    replaced: dict[str, str | None] = {}  # dropped label id -> the kept entry before it (its new parent)
+    next_kept: dict[str, str] = {}  # dropped label id -> the first kept entry after it (a boundary's new start)
+    pending: list[str] = []
+    for entry in path:
+        if isinstance(entry, LabelEntry):
+            replaced[entry.id] = kept[-1].id if kept else None
+            pending.append(entry.id)
+            continue
+        for label_id in pending:
+            next_kept[label_id] = entry.id
+        pending = []
+        if entry.parent_id in replaced:
+            entry = entry.model_copy(update={"parent_id": replaced[entry.parent_id]})
+        if isinstance(entry, CompactionEntry) and entry.first_kept_entry_id in next_kept:
+            entry = entry.model_copy(update={"first_kept_entry_id": next_kept[entry.first_kept_entry_id]})
+        kept.append(entry)
     used = {entry.id for entry in kept}
     parent_id: str | None = kept[-1].id if kept else None
     for entry in list(kept):

@@ -271,18 +271,31 @@ class SessionManager:
         if not self._flushed:
             if not self._has_assistant or not self._may_write():
                 return
-            self._writer_for_file().append_many(
-                [self._header.to_json_dict(), *(e.to_json_dict() for e in self._entries)]
-            )
+            # the first write of a new file is published whole or not at all (a failed one left a header and a
+            # torn line, and the next attempt appended a second header): temp file, fsync, rename
+            self._rewrite_file()
             self._flushed = True
             return
         if self._may_write():
             self._writer_for_file().append(entry.to_json_dict())
 
     def _append_entry(self, entry: SessionEntry) -> str:
+        """Add ``entry`` as the new leaf and write it; raises ``OSError`` when the write fails, and then the
+        entry is not kept either (pi 1.5.0, #11460: an entry in memory but not on disk became the parent of
+        later entries, so the file held entries whose parent was missing and a resume lost the history)."""
+        labels = (dict(self._labels), dict(self._label_timestamps)) if isinstance(entry, LabelEntry) else None
+        leaf, has_assistant = self._leaf_id, self._has_assistant
         self._entries.append(entry)
         self._index(entry)
-        self._persist(entry)
+        try:
+            self._persist(entry)
+        except OSError:
+            self._entries.pop()
+            self._by_id.pop(entry.id, None)
+            self._leaf_id, self._has_assistant = leaf, has_assistant
+            if labels is not None:
+                self._labels, self._label_timestamps = labels
+            raise
         return entry.id
 
     def _new_id(self) -> str:

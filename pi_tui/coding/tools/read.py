@@ -16,7 +16,8 @@
   file with bare carriage returns is never hidden by the terminal-control sanitiser that every tool result
   goes through (:mod:`pi_tui.agent.terminal_text`: escape sequences and control characters removed; pi sends
   the raw bytes to the model; issue 10 class 7).
-* Text is split on ``\\n``; ``offset`` (1-based) and ``limit`` select lines, then :func:`truncate_head`
+* Text is split on ``\\n``; ``offset`` (1-based) and ``limit`` select lines (a local file is streamed, only
+  the lines that can be shown are kept: :mod:`~pi_tui.coding.tools.read_lines`, pi 1.5.1), then :func:`truncate_head`
   caps the output at 2000 lines / 50 KB with pi's continuation notices. A first line over 50 KB gives
   ``[Line <n> is <size>, exceeds 50.0KB limit. Use bash: sed -n '<n>p' <path> | head -c 51200]``.
 """
@@ -27,7 +28,7 @@ import asyncio
 import base64
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import Field
 
@@ -42,16 +43,11 @@ from pi_tui.coding.images import (
     format_dimension_note,
     resize_image,
 )
-from pi_tui.coding.tools.common import node_error_message, run_abortable, text_result
+from pi_tui.coding.tools.common import in_thread, node_error_message, run_abortable, text_result
 from pi_tui.coding.tools.file_access import read_file
 from pi_tui.coding.tools.path_utils import resolve_read_path
-from pi_tui.coding.tools.truncate import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_LINES,
-    count_lines,
-    format_size,
-    truncate_head,
-)
+from pi_tui.coding.tools.read_lines import LineWindow, file_lines, select_lines, split_text_lines
+from pi_tui.coding.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size
 
 READ_DESCRIPTION = (
     "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as "
@@ -82,7 +78,8 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head[:BINARY_SNIFF_BYTES]
 
 
-def _load(path: str) -> bytes:
+def _open(path: str) -> BinaryIO:
+    """The file opened for reading, with pi's (Node's) error messages."""
     try:
         os.stat(path)
         if not os.access(path, os.R_OK):
@@ -92,10 +89,41 @@ def _load(path: str) -> bytes:
     if os.path.isdir(path):
         raise Exception("EISDIR: illegal operation on a directory, read")
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        return open(path, "rb")
     except OSError as exc:
         raise Exception(node_error_message(exc, "open", path)) from None
+
+
+def _load(path: str) -> bytes:
+    with _open(path) as f:
+        try:
+            return f.read()
+        except OSError as exc:
+            raise Exception(node_error_message(exc, "open", path)) from None
+
+
+def _read_local(path: str, offset: int | None, limit: int | None) -> tuple[str, Any, Any]:
+    """A local file streamed (pi 1.5.1, #9654: never the whole file in memory for text): ``("image", bytes,
+    mime)``, ``("binary", size, None)`` or ``("text", LineWindow, None)``; runs in a worker thread."""
+    with _open(path) as f:
+        try:
+            head = f.read(BINARY_SNIFF_BYTES)
+            mime = detect_image_mime(head[:16])
+            if mime is not None:
+                return "image", head + f.read(), mime
+            if is_binary(head):
+                return "binary", os.fstat(f.fileno()).st_size, None
+            f.seek(0)
+            return "text", select_lines(file_lines(f), offset, limit), None
+        except OSError as exc:
+            raise Exception(node_error_message(exc, "open", path)) from None
+
+
+def _binary_note(path: str, size: int) -> str:
+    return (
+        f"Binary file {path} ({size} bytes) not shown: it contains NUL bytes and is not a "
+        "supported image (jpg, png, gif, webp). Use bash (e.g. xxd, file) to inspect it."
+    )
 
 
 def _to_int(value: Any) -> int | None:
@@ -112,23 +140,19 @@ def format_text(text: str, path: str, offset: int | None, limit: int | None) -> 
 
     Raises ``Offset <o> is beyond end of file (<n> lines total)``.
     """
-    normalized = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare CR is a line break: no text hidden
-    all_lines = normalized.split("\n")
-    total = count_lines(normalized)  # a final newline ends the last line (issue 9: 5,000 lines are not 5,001)
-    start = max(0, offset - 1) if offset else 0
+    # a bare CR is a line break: no text hidden
+    return format_window(select_lines(split_text_lines(text), offset, limit), path, offset)
+
+
+def format_window(window: LineWindow, path: str, offset: int | None) -> tuple[str, Any]:
+    """``(output, details)`` for the lines :func:`~pi_tui.coding.tools.read_lines.select_lines` kept (the
+    streamed path and :func:`format_text` share it). Raises the offset error."""
+    total, start, cut = window.total, window.start, window.cut
     if start >= total:
         raise Exception(f"Offset {offset} is beyond end of file ({total} lines total)")
-    user_limited: int | None = None
-    if limit is not None:
-        end = min(start + limit, total)
-        selected = "\n".join(all_lines[start:end])
-        user_limited = max(0, end - start)
-    else:
-        selected = "\n".join(all_lines[start:])
-    cut = truncate_head(selected)
     first = start + 1
     if cut.first_line_exceeds_limit:
-        size = format_size(len(all_lines[start].encode("utf-8", "surrogatepass")))
+        size = format_size(window.first_size)
         out = (
             f"[Line {first} is {size}, exceeds {format_size(DEFAULT_MAX_BYTES)} limit. Use bash: "
             f"sed -n '{first}p' {path} | head -c {DEFAULT_MAX_BYTES}]"
@@ -144,9 +168,9 @@ def format_text(text: str, path: str, offset: int | None, limit: int | None) -> 
                 f"Use offset={last + 1} to continue.]"
             )
         return f"{cut.content}\n\n{notice}", {"truncation": cut.to_dict()}
-    if user_limited is not None and start + user_limited < total:
-        remaining = total - (start + user_limited)
-        nxt = start + user_limited + 1
+    if window.limited and start + window.count < total:
+        remaining = total - (start + window.count)
+        nxt = start + window.count + 1
         return f"{cut.content}\n\n[{remaining} more lines in file. Use offset={nxt} to continue.]", None
     return cut.content, None
 
@@ -185,15 +209,19 @@ class ReadTool(AgentTool):
         path = str(data["path"])
         offset, limit = _to_int(data.get("offset")), _to_int(data.get("limit"))
         absolute = resolve_read_path(path, self.cwd)
+        if self.file_access is None:
+            kind, value, image_mime = await run_abortable(signal, in_thread(_read_local, absolute, offset, limit))
+            if kind == "image":
+                return await run_abortable(signal, asyncio.to_thread(self._image_result, value, image_mime))
+            if kind == "binary":
+                return text_result(_binary_note(path, value))
+            return text_result(*format_window(value, path, offset))
         raw = await run_abortable(signal, read_file(self.file_access, absolute, _load))
         mime = detect_image_mime(raw[:16])
         if mime is not None:
             return await run_abortable(signal, asyncio.to_thread(self._image_result, raw, mime))
         if is_binary(raw):
-            return text_result(
-                f"Binary file {path} ({len(raw)} bytes) not shown: it contains NUL bytes and is not a "
-                "supported image (jpg, png, gif, webp). Use bash (e.g. xxd, file) to inspect it."
-            )
+            return text_result(_binary_note(path, len(raw)))
         text = raw.decode("utf-8", "replace")
         out, details = format_text(text, path, offset, limit)
         return text_result(out, details)

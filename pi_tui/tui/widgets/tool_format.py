@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pi_tui.agent.terminal_text import sanitize_terminal_output
+from pi_tui.coding.tools.read_lines import range_label
 
 PREVIEW_HEAD = {"read": 10, "write": 10, "grep": 15, "find": 20, "ls": 20}
 BASH_TAIL = 5
@@ -59,12 +60,7 @@ def _call_line(name: str, args: dict[str, Any] | None) -> str:
         timeout = a.get("timeout")
         return f"$ {cmd}" + (f" (timeout {timeout}s)" if timeout else "")
     if name == "read":
-        rng = ""
-        offset, limit = a.get("offset"), a.get("limit")
-        if isinstance(offset, int) or isinstance(limit, int):
-            start = offset if isinstance(offset, int) else 1
-            rng = f":{start}" + (f"-{start + limit - 1}" if isinstance(limit, int) else "")
-        return f"read {path or '...'}{rng}"
+        return f"read {path or '...'}{range_label(a.get('offset'), a.get('limit'))}"
     if name in ("edit", "write"):
         return f"{name} {path or '...'}"
     if name == "grep":
