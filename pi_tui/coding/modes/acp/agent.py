@@ -10,8 +10,9 @@ process stays up: anything before ``initialize`` → ``-32600``; an unknown ``se
 option or value, unsupported content → ``-32602``; a session file that cannot be opened → ``-32002``;
 no model or key → ``-32000`` (authentication required), with pi-tui's message in ``data.details``.
 
-When the client offers ``fs`` capabilities, the file tools read and write through it (:mod:`.files`);
-terminals stay local (``bash`` runs here and streams its output as tool call content).
+When the client offers ``fs`` capabilities, the file tools read and write through it (:mod:`.files`); when
+it offers ``terminal``, ``bash`` runs in the client's terminals (:mod:`.terminal`), else here; either way its
+output streams as tool call content.
 
 MCP servers: the session's own (``mcp.json``) and the ones the client passes in ``session/new`` /
 ``session/load`` (:mod:`.mcp_servers`: stdio and streamable HTTP; ``mcpCapabilities.http`` is true, ``sse``
@@ -43,6 +44,7 @@ from pi_tui.coding.modes.acp.files import ClientFileAccess, install
 from pi_tui.coding.modes.acp.mcp_servers import connect_client_servers
 from pi_tui.coding.modes.acp.prompt_content import prompt_from_blocks
 from pi_tui.coding.modes.acp.session_state import AcpSession
+from pi_tui.coding.modes.acp.terminal import ClientTerminalOperations, install_terminal
 from pi_tui.coding.modes.acp.updates import replay_updates
 
 log = logging.getLogger(__name__)
@@ -107,6 +109,8 @@ class PiAcpAgent:
         if fs is not None and (fs.read_text_file or fs.write_text_file):
             install(session, ClientFileAccess(self.client, state.session_id, read=bool(fs.read_text_file),
                                               write=bool(fs.write_text_file)))
+        if self.client_capabilities is not None and self.client_capabilities.terminal:
+            install_terminal(session, ClientTerminalOperations(self.client, state.session_id))
         self.sessions[state.session_id] = state
         for problem in connect_client_servers(session, mcp_servers):
             log.warning("%s", problem)
