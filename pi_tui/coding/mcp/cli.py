@@ -5,7 +5,10 @@
 - ``pi-tui mcp list``: connects to every enabled server and prints its state, tool count and error;
   exits 1 when an entry is invalid or an enabled server is not connected (pi); the project file counts
   only in a trusted project;
-- ``pi-tui mcp remove NAME [-l]``.
+- ``pi-tui mcp remove NAME [-l]``;
+- ``pi-tui mcp login NAME``: OAuth sign-in for a streamable HTTP server (:mod:`pi_tui.coding.mcp.oauth`: the
+  authorization URL is printed and opened in the browser, the tokens stored in ``<agent dir>/mcp-auth.json``);
+  ``pi-tui mcp logout NAME`` deletes them.
 
 Without ``--local`` the user file ``<agent dir>/mcp.json`` is written; with it ``<cwd>/.pi-tui/mcp.json``.
 Values are stored as given, so ``--header 'Authorization=Bearer ${TOKEN}'`` keeps the variable, not the token.
@@ -35,7 +38,8 @@ from pi_tui.coding.mcp.config import (
 USAGE = """pi-tui mcp add NAME [-l] [--env K=V]... [--timeout S] -- COMMAND [ARGS...]
        pi-tui mcp add NAME [-l] --url URL [--header K=V]... [--timeout S]
        pi-tui mcp list
-       pi-tui mcp remove NAME [-l]"""
+       pi-tui mcp remove NAME [-l]
+       pi-tui mcp login NAME | pi-tui mcp logout NAME"""
 
 ProjectTrust = Callable[[str], bool]
 
@@ -64,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     remove = sub.add_parser("remove", usage=USAGE)
     remove.add_argument("name")
     remove.add_argument("-l", "--local", action="store_true", help="the project file .pi-tui/mcp.json")
+    for action in ("login", "logout"):
+        sub.add_parser(action, usage=USAGE).add_argument("name")
     return parser
 
 
@@ -197,4 +203,36 @@ def main(
         print(exc, file=sys.stderr)
         return 2
     trusted = (project_trusted or _project_trusted)(cwd)
+    if ns.action in ("login", "logout"):
+        return sign_in(ns.action, ns.name, cwd, project_trusted=trusted, agent_dir=agent_dir, out=out)
     return list_servers(cwd, project_trusted=trusted, agent_dir=agent_dir, out=out)
+
+
+def sign_in(action: str, name: str, cwd: str, *, project_trusted: bool, agent_dir: Path | None, out: TextIO) -> int:
+    """``login``/``logout`` of the configured server ``name``: 0 when done, 1 on failure (the reason on
+    stderr), 2 for a server that is unknown or not an OAuth (HTTP, no Authorization header) server."""
+    from pi_tui.coding.mcp import oauth
+
+    config = load_mcp_config(cwd, project_trusted=project_trusted, agent_dir=agent_dir)
+    server = config.servers.get(name)
+    if server is None:
+        print(f"Error: no MCP server named {name} (pi-tui mcp list shows them)", file=sys.stderr)
+        return 2
+    if not oauth.oauth_applies(server):
+        print(f"Error: {name} is not a streamable HTTP server without an Authorization header; "
+              "OAuth sign-in does not apply", file=sys.stderr)
+        return 2
+    path = oauth.auth_path(agent_dir)
+    if action == "logout":
+        removed = oauth.forget(server, path)
+        print(f"Signed out of {name}" if removed else f"{name} had no stored sign-in", file=out)
+        return 0
+    from pi_tui.coding.mcp.connection import describe_exception
+
+    try:
+        tools = asyncio.run(oauth.login(server, path=path, say=lambda text: print(text, file=out, flush=True)))
+    except Exception as exc:  # the SDK raises exception groups; the first leaf is the reason
+        print(f"Error: sign-in to {name} failed: {describe_exception(exc)}", file=sys.stderr)
+        return 1
+    print(f"Signed in to {name}: {tools} tool{'s' if tools != 1 else ''} (credentials in {path})", file=out)
+    return 0

@@ -36,6 +36,7 @@ from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.secret_redaction import redact_text
 from pi_tui.coding.mcp.config import McpServerConfig
 from pi_tui.coding.mcp.errors import McpError, ServerState
+from pi_tui.coding.mcp.oauth import SIGN_IN_HINT, needs_sign_in, oauth_applies, session_auth
 from pi_tui.coding.mcp.resource_list import list_resources
 
 if TYPE_CHECKING:  # the SDK itself is imported lazily, in a thread (pi_tui/coding/mcp/sdk.py)
@@ -107,9 +108,11 @@ class McpConnection:
         *,
         log_dir: Path,
         on_change: Callable[[McpConnection], None] | None = None,
+        auth_path: Path | None = None,
     ) -> None:
         self.config = config
         self.log_dir = log_dir
+        self.auth_path = auth_path  # OAuth credentials (pi_tui.coding.mcp.oauth); None: <agent dir>/mcp-auth.json
         self.on_change = on_change
         self.state: ServerState = "connecting" if config.enabled else "disabled"
         self.error: str | None = None
@@ -128,6 +131,7 @@ class McpConnection:
         self._malformed: asyncio.Event | None = None
         self._malformed_text = ""
         self._in_flight = 0
+        self._http_status: int | None = None
         if not config.enabled:
             self.state = "disabled"
 
@@ -259,7 +263,9 @@ class McpConnection:
                     )
                     read, write = await stack.enter_async_context(sdk.stdio_client(params, errlog=stderr))
                 else:
-                    http = sdk.create_mcp_http_client(headers=dict(self.config.headers) or None)
+                    auth = session_auth(self.config, self.auth_path)
+                    http = sdk.create_mcp_http_client(headers=dict(self.config.headers) or None, auth=auth)
+                    http.event_hooks["response"].append(self._on_http_response)
                     await stack.enter_async_context(http)
                     read, write = await stack.enter_async_context(
                         sdk.streamable_http_client(self.config.url or "", http_client=http)
@@ -314,6 +320,9 @@ class McpConnection:
                 reason = f"not ready within {self.connect_timeout:g} s"
             elif "Connection closed" in reason:
                 reason = "the server exited or closed the connection before it was ready"
+            elif oauth_applies(self.config) and (self._http_status == 401 or needs_sign_in(reason)):
+                said = "the server answered HTTP 401 Unauthorized" if self._http_status == 401 else reason
+                reason = SIGN_IN_HINT.format(name=self.name) + f" ({said})"
             tail = self.stderr_tail(offset) if stderr is not None else ""
             if tail:
                 reason += f" (stderr: {tail})"
@@ -327,6 +336,10 @@ class McpConnection:
             if stderr is not None:
                 with contextlib.suppress(OSError):
                     stderr.close()
+
+    async def _on_http_response(self, response: Any) -> None:
+        """Remember the last HTTP status (a 401 at start-up means the server needs sign-in)."""
+        self._http_status = int(response.status_code)
 
     async def _pump(self, source: Any, sink: Any) -> None:
         """Forward transport messages to the session; mark the connection closed when the transport ends."""

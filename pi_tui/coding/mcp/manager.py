@@ -21,6 +21,7 @@ from pi_tui.coding.config.paths import get_agent_dir
 from pi_tui.coding.mcp.config import McpConfigLoad, McpServerConfig
 from pi_tui.coding.mcp.connection import LOG_MAX_BYTES, McpConnection
 from pi_tui.coding.mcp.errors import ServerState
+from pi_tui.coding.mcp.oauth import AUTH_FILE_NAME
 from pi_tui.coding.mcp.tools import McpAgentTool, build_tools
 
 log = logging.getLogger(__name__)
@@ -77,15 +78,18 @@ def configure_mcp_logging(log_dir: Path) -> None:
 class McpManager:
     """Connections to every configured server (enabled or not) and the agent tools of the connected ones.
 
-    ``log_dir`` defaults to :func:`mcp_log_dir`. ``errors`` holds the configuration errors (reported once by
+    ``log_dir`` defaults to :func:`mcp_log_dir`; ``auth_path`` (OAuth credentials) to ``mcp-auth.json`` beside it,
+i.e. in the agent dir. ``errors`` holds the configuration errors (reported once by
     the front end). Not thread-safe: use it from the session's event loop.
     """
 
-    def __init__(self, config: McpConfigLoad, *, log_dir: Path | None = None) -> None:
+    def __init__(self, config: McpConfigLoad, *, log_dir: Path | None = None, auth_path: Path | None = None) -> None:
         self.log_dir = log_dir or mcp_log_dir()
+        self.auth_path = auth_path or self.log_dir.parent / AUTH_FILE_NAME  # OAuth credentials (mcp/oauth.py)
         self.errors = list(config.errors)
         self.connections: dict[str, McpConnection] = {
-            name: McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change)
+            name: McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change,
+                                   auth_path=self.auth_path)
             for name, server in config.servers.items()
         }
         self.disabled_tools: set[str] = set()
@@ -100,7 +104,8 @@ class McpManager:
         connecting at once when the manager has started. A replaced connection is closed in the background."""
         old = self.connections.pop(server.name, None)
         self._tools.pop(server.name, None)
-        connection = McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change)
+        connection = McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change,
+                                   auth_path=self.auth_path)
         self.connections[server.name] = connection
         if old is not None:
             try:
