@@ -37,9 +37,12 @@ class RegistryModelAccess:
         self.registry = registry
         self._cli_keys: dict[str, str] = {}
         self._extra: dict[tuple[str, str], Model] = {}
-        self.errors: list[str] = list(registry.auth.errors)
-        if registry.error:
-            self.errors.append(registry.error)
+        self._offered: list[Model] = []
+
+    @property
+    def errors(self) -> list[str]:
+        """The auth.json and models.json problems as the files are now (after a /reload too)."""
+        return [*self.registry.auth.errors, *([self.registry.error] if self.registry.error else [])]
 
     @classmethod
     def create(cls, agent_dir: Path) -> RegistryModelAccess:
@@ -55,6 +58,13 @@ class RegistryModelAccess:
     def allow(self, provider: str, model_id: str, model: Model) -> None:
         """Make a built-in model (the offline demo) usable without a key."""
         self._extra[(provider, model_id)] = model
+
+    def offer(self, model: Model) -> None:
+        """Make ``model`` usable without a key and list it in :meth:`available_models` (so /model offers it)
+        without choosing it: the offline demo when no configured model is usable (issue 9)."""
+        self.allow(model.provider, model.id, model)
+        if model not in self._offered:
+            self._offered.append(model)
 
     # ------------------------------------------------------------------ ModelAccess
 
@@ -84,7 +94,13 @@ class RegistryModelAccess:
         return self.registry.get_all()
 
     def available_models(self) -> list[Model]:
-        """Models with auth, in the registry's order."""
+        """Models with auth, in the registry's order, then the ones offered with :meth:`offer`
+        (the offline demo when a broken models.json left no model, issue 9)."""
+        configured = self._configured_models()
+        known = {(m.provider, m.id) for m in configured}
+        return configured + [m for m in self._offered if (m.provider, m.id) not in known]
+
+    def _configured_models(self) -> list[Model]:
         return [m for m in self.registry.get_all() if self.has_auth(m)]
 
     def find(self, provider: str, model_id: str) -> Model | None:
@@ -93,11 +109,11 @@ class RegistryModelAccess:
 
     def configured_anything(self) -> bool:
         """True when at least one model has auth (a key, a models.json provider, ``--api-key``)."""
-        return bool(self.available_models())
+        return bool(self._configured_models())
 
     def default_model(self) -> Model | None:
         """pi's provider default table among available models, else the first available."""
-        return pick_default_model(self.available_models())
+        return pick_default_model(self._configured_models())
 
     def resolve_pattern(self, provider: str | None, pattern: str | None) -> tuple[Model | None, str | None, str | None]:
         """``--provider``/``--model`` → ``(model, thinking_level, warning)``; raises ``ValueError`` with pi's text."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.providers.faux import (
@@ -77,14 +76,9 @@ Meanwhile you can try the tools on the current directory:
 def intro_text() -> str:
     """:data:`INTRO` with the real auth.json / models.json paths (``$PI_TUI_DIR`` honoured, home as ``~``), so
     the advice matches the start-up banner."""
-    from pi_tui.coding.config.paths import get_agent_dir
+    from pi_tui.coding.config.paths import display_agent_path
 
-    agent_dir = get_agent_dir()
-    try:
-        shown = "~/" + agent_dir.relative_to(Path.home()).as_posix()
-    except ValueError:
-        shown = agent_dir.as_posix()
-    return INTRO.format(auth_path=f"{shown}/auth.json", models_path=f"{shown}/models.json")
+    return INTRO.format(auth_path=display_agent_path("auth.json"), models_path=display_agent_path("models.json"))
 
 
 _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?![\w/])")

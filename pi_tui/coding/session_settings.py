@@ -1,5 +1,5 @@
 """Kept importable: SessionSettings and ModelAccess live in :mod:`pi_tui.coding.agent_session.settings`."""
 
-from pi_tui.coding.agent_session.settings import LOGIN_HELP, NO_MODEL_MESSAGE, ModelAccess, SessionSettings
+from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings, login_help, no_model_message
 
-__all__ = ["LOGIN_HELP", "NO_MODEL_MESSAGE", "ModelAccess", "SessionSettings"]
+__all__ = ["ModelAccess", "SessionSettings", "login_help", "no_model_message"]

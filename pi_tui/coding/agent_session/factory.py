@@ -223,6 +223,10 @@ def create_agent_session(
         chosen = offline_model()
         offline = True
         access.allow(OFFLINE_PROVIDER, OFFLINE_MODEL_ID, chosen)
+    elif chosen is None and not strict_config:  # no usable model (e.g. a broken models.json): /model offers the
+        access.offer(offline_model())  # demo, not chosen, to go on with (issue 9)
+        warnings.append("No model selected: fix the file above and run /reload, or pick the built-in offline "
+                        "demo model (offline-demo) in /model to go on.")
     has_session_level = any(e.type == "thinking_level_change" for e in manager.get_entries())
     level = thinking or pattern_level or (context.thinking_level if has_session_level else None)
     level = level or session_settings.default_thinking_level

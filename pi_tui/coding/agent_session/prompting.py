@@ -19,7 +19,7 @@ from pi_tui.coding.agent_session.attachments import PromptAttachers
 from pi_tui.coding.agent_session.follow_on import FollowOn
 from pi_tui.coding.agent_session.hooks import BeforeAgentStartOutcome, InputOutcome, SessionHooks, await_hook
 from pi_tui.coding.agent_session.queues import PromptQueues
-from pi_tui.coding.agent_session.settings import LOGIN_HELP, NO_MODEL_MESSAGE, ModelAccess
+from pi_tui.coding.agent_session.settings import ModelAccess, login_help, no_model_message
 from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING
 
 
@@ -94,14 +94,23 @@ class Prompter:
         self._flush_pending_bash()
         model = self._model()
         if model is None:
-            raise RuntimeError(NO_MODEL_MESSAGE)
+            raise RuntimeError(self._no_model_message())
         if not self._models.has_auth(model):
-            raise RuntimeError(f"No API key found for {model.provider}.\n\n{LOGIN_HELP}")
+            raise RuntimeError(f"No API key found for {model.provider}.\n\n{login_help()}")
         last_assistant = self._find_last_assistant_message()
         if last_assistant is not None:
             await self._check_compaction(last_assistant, False)
         await self._start_run(text, list(images or []), extra)
         await self._follow_on.wait()
+
+    def _no_model_message(self) -> str:
+        """pi's "No model selected", with the configuration errors that left no model and, when /model offers
+        the built-in offline demo model, that it is there to go on with (issue 9)."""
+        from pi_tui.coding.offline_model import is_offline_model
+
+        problems = [str(e) for e in getattr(self._models, "errors", None) or []]
+        offered = any(is_offline_model(m) for m in self._models.available_models())
+        return no_model_message(problems, offline_offered=offered)
 
     def expand(self, text: str) -> str:
         """Seam ``expand_input``: skills and prompt templates expanded (``text`` itself when not hooked)."""

@@ -8,6 +8,7 @@ defaults. :class:`ModelAccess` is the small interface the session uses for model
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from pi_tui.agent.tool_loop_guard import DEFAULT_MAX_REPEATED_TOOL_FAILURES
@@ -58,8 +59,28 @@ class ModelAccess(Protocol):
         ...
 
 
-LOGIN_HELP = (
-    "Set an API key in the environment (for example ANTHROPIC_API_KEY or OPENAI_API_KEY), store one in "
-    "~/.pi-tui/agent/auth.json, or configure a provider in ~/.pi-tui/agent/models.json."
-)
-NO_MODEL_MESSAGE = f"No model selected.\n\n{LOGIN_HELP}\n\nThen use /model to select a model."
+def login_help(agent_dir: Path | None = None) -> str:
+    """How to configure a model, naming the real ``auth.json`` and ``models.json`` (``$PI_TUI_DIR`` honoured;
+    pi's wording with pi-tui's paths)."""
+    from pi_tui.coding.config.paths import display_agent_path
+
+    return ("Set an API key in the environment (for example ANTHROPIC_API_KEY or OPENAI_API_KEY), store one in "
+            f"{display_agent_path('auth.json', agent_dir)}, or configure a provider in "
+            f"{display_agent_path('models.json', agent_dir)}.")
+
+
+def no_model_message(problems: list[str] | None = None, offline_offered: bool = False,
+                     agent_dir: Path | None = None) -> str:
+    """pi's "No model selected" text. ``problems``: the configuration errors that left no model (each names its
+    file), repeated so the user sees why; ``offline_offered``: /model lists the built-in offline demo model,
+    which is said as the way to go on (issue 9: with a broken models.json there was no way forward)."""
+    parts = ["No model selected."]
+    if problems:
+        parts.append("\n".join(problems))
+    parts.append(login_help(agent_dir))
+    if offline_offered:
+        parts.append(("Then fix the file and run /reload, or" if problems else "Then use /model to select a "
+                      "model, or") + " pick the built-in offline demo model (offline-demo) in /model to go on.")
+    else:
+        parts.append("Then use /model to select a model.")
+    return "\n\n".join(parts)

@@ -33,6 +33,16 @@ def get_agent_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path.home() / APP_DIR_NAME / "agent"
 
 
+def display_agent_path(name: str = "", agent_dir: Path | None = None) -> str:
+    """``<agent dir>/<name>`` as the user is shown it: the real config dir (``$PI_TUI_DIR`` honoured), with the
+    home directory written as ``~`` (issue 9: help text must name the files pi-tui really reads)."""
+    path = (agent_dir or get_agent_dir()) / name if name else (agent_dir or get_agent_dir())
+    try:
+        return "~/" + path.relative_to(Path.home()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def get_settings_path(agent_dir: Path | None = None) -> Path:
     """Global ``settings.json``."""
     return (agent_dir or get_agent_dir()) / "settings.json"

@@ -185,9 +185,9 @@ class RpcServer:
             return None
         model = session.model
         if model is None:
-            from pi_tui.coding.agent_session.settings import NO_MODEL_MESSAGE
+            from pi_tui.coding.agent_session.settings import no_model_message
 
-            raise RuntimeError(NO_MODEL_MESSAGE)
+            raise RuntimeError(no_model_message())
         if not session.models.has_auth(model):
             raise RuntimeError(f"No API key found for {model.provider}.")
         self._respond("prompt", command.get("id"))
