@@ -4,7 +4,7 @@
 Up to ``max_visible`` rows (pi: 5) around the selected item, which is marked ``→`` and drawn in the accent
 colour; each row is the item's label in a first column (as wide as the widest label + 2, between 12 and 32
 cells for commands, 32 otherwise; pi's layout) and its description dimmed after it when the list is wider than
-40 cells. ``  (3/17)`` below the rows when not every item is shown. A message row (``Indexing files…``) can
+40 cells; a label or description cut to the width ends with ``…``. ``  (3/17)`` below the rows when not every item is shown. A message row (``Indexing files…``) can
 stand in for the items. Hidden when closed. What it lists and when is ``controllers.editor_completion``'s.
 """
 
@@ -26,9 +26,17 @@ GAP = 2
 MIN_DESCRIPTION = 10
 
 
+ELLIPSIS = "…"
+
+
 def _fit(text: str, width: int) -> str:
-    """``text`` cut to ``width`` cells (never padded)."""
-    return text if cell_len(text) <= width else set_cell_size(text, max(0, width))
+    """``text`` cut to ``width`` cells (never padded); a cut text ends with ``…`` so the user sees that more
+    followed (pi cuts without a mark; DIFFERENCES.md ED6)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    return set_cell_size(text, width - 1) + ELLIPSIS
 
 
 def list_rows(items: Sequence[CompletionItem], selected: int, width: int, commands: bool,
