@@ -54,7 +54,12 @@ def _stats(data: ExportData) -> dict[str, Any]:
     cost = 0.0
     calls = 0
     models: list[str] = []
+    chosen: list[str] = []  # model_change entries: what a session with no answers yet runs on (issue 9)
     for entry in data.entries:
+        if entry.get("type") == "model_change" and entry.get("modelId"):
+            name = f"{entry.get('provider')}/{entry.get('modelId')}" if entry.get("provider") else entry["modelId"]
+            if isinstance(name, str) and name not in chosen:
+                chosen.append(name)
         if entry.get("type") == "compaction":
             counts["compactions"] += 1
         elif entry.get("type") == "branch_summary":
@@ -81,7 +86,7 @@ def _stats(data: ExportData) -> dict[str, Any]:
             cost += float(total) if isinstance(total, int | float) else 0.0
             content = message.get("content") if isinstance(message.get("content"), list) else []
             calls += sum(1 for b in content or [] if isinstance(b, dict) and b.get("type") == "toolCall")
-    return {"counts": counts, "tokens": tokens, "cost": cost, "calls": calls, "models": models}
+    return {"counts": counts, "tokens": tokens, "cost": cost, "calls": calls, "models": models or chosen}
 
 
 def _tokens(count: int) -> str:
