@@ -268,6 +268,7 @@ def register_offline_provider(tokens_per_second: float | None = None) -> FauxPro
         ],
         tokens_per_second=_tokens_per_second(tokens_per_second),
         token_size={"min": 2, "max": 4},
+        partial_arguments=True,  # an Escape while a call streams keeps the command shown so far (issue 9)
     )
 
     def factory(context: Context, options: Any, state: Any, model: Model) -> AssistantMessage:

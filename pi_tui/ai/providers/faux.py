@@ -39,6 +39,7 @@ from ..events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
+from ..json_parse import parse_streaming_json
 from ..registry import ApiProvider, register_api_provider, unregister_api_providers
 from ..types import (
     AssistantMessage,
@@ -290,6 +291,7 @@ async def _stream_with_deltas(
     max_size: int,
     tokens_per_second: float | None,
     signal: Any,
+    partial_arguments: bool = False,
 ) -> None:
     partial = message.model_copy(update={"content": []})
     if signal is not None and signal.aborted:
@@ -328,11 +330,15 @@ async def _stream_with_deltas(
         live_call = ToolCall(id=block.id, name=block.name, arguments={})
         partial.content = [*partial.content, live_call]
         stream.push(ToolCallStartEvent(content_index=index, partial=partial.model_copy()))
+        joined = ""
         for chunk in _split_by_token_size(_json(block.arguments), min_size, max_size):
             await _schedule_chunk(chunk, tokens_per_second)
             if signal is not None and signal.aborted:
                 _end_aborted(stream, partial)
                 return
+            if partial_arguments:  # as the real providers do: the arguments parsed so far
+                joined += chunk
+                live_call.arguments = parse_streaming_json(joined)
             stream.push(ToolCallDeltaEvent(content_index=index, delta=chunk, partial=partial.model_copy()))
         live_call.arguments = block.arguments
         stream.push(ToolCallEndEvent(content_index=index, tool_call=block, partial=partial.model_copy()))
@@ -425,12 +431,15 @@ def register_faux_provider(
     models: list[Any] | None = None,
     tokens_per_second: float | None = None,
     token_size: dict[str, int] | tuple[int, int] | None = None,
+    partial_arguments: bool = False,
 ) -> FauxProvider:
     """Register a faux provider and return its handle (pi's ``registerFauxProvider``, §1.21).
 
     ``api`` defaults to a fresh ``faux:<ms>:<random>``; ``models`` are definitions (dicts or Models with at
     least ``id``; default one ``faux-1``); ``token_size`` is ``{"min","max"}`` tokens per chunk (default
     3..5); ``tokens_per_second`` paces chunks (default: one event-loop tick per chunk).
+    ``partial_arguments`` (pi-tui's, off = pi's faux): a streaming tool call carries the arguments parsed so
+    far, as the real providers' calls do (the offline demo model: an abort keeps what the screen showed).
     """
     api = api if api is not None else _random_id(DEFAULT_API)
     source_id = _random_id("faux-provider")
@@ -492,7 +501,8 @@ def register_faux_provider(
             message.model = model.id
             message = _with_usage_estimate(message, context, options, prompt_cache)
             await _stream_with_deltas(
-                outer, message, min_size, max_size, tokens_per_second, getattr(options, "signal", None)
+                outer, message, min_size, max_size, tokens_per_second, getattr(options, "signal", None),
+                partial_arguments,
             )
         except asyncio.CancelledError:
             msg = _error_message(RuntimeError(ABORTED_MESSAGE), api, provider, model.id)
