@@ -70,8 +70,16 @@ class SessionSwitchCommands:
         self.host.push_screen(ForkPicker(messages), self._fork_chosen)
 
     def _fork_chosen(self, entry_id: Any) -> None:
-        if entry_id is not None:
-            self.host.run_worker(self.fork_at(str(entry_id)), group="slash")
+        if entry_id is not None:  # keys typed while the fork is made follow the text it puts in the editor
+            self.host.prompt_input.hold_keys()
+            self.host.run_worker(self._then_release(self.fork_at(str(entry_id))), group="slash")
+
+    async def _then_release(self, work: Any) -> None:
+        """Run ``work``, then replay the keys held meanwhile after the editor text it set (issue 9)."""
+        try:
+            await work
+        finally:
+            self.host.prompt_input.release_keys()
 
     async def fork_at(self, entry_id: str) -> None:
         """Fork before the user message ``entry_id``: a new session file, that message's text in the editor."""
@@ -102,6 +110,14 @@ class SessionSwitchCommands:
             return
         if not await self._stop_run_first("clone the session"):
             return
+        host.prompt_input.hold_keys()  # what is typed while the copy is made is not wiped by the clear below
+        try:
+            await self._clone(session)
+        finally:
+            host.prompt_input.release_keys()
+
+    async def _clone(self, session: Any) -> None:
+        host = self.host
         try:
             result = await session.clone()
         except Exception as exc:

@@ -64,11 +64,21 @@ class TreeCommand:
             lambda filter_mode, search: build_tree_view(session.session_manager, filter_mode, search),
             host.keymap, host.pi_theme, on_label=on_label, filter_mode=mode, selected_id=selected_id,
         )
-        host.push_screen(screen, self._chosen)
+        host.push_screen(screen, lambda entry_id: self._chosen(entry_id, screen.late_keys))
 
-    def _chosen(self, entry_id: str | None) -> None:
-        if entry_id is not None:
-            self.host.run_worker(self.navigate(entry_id), group="tree")
+    def _chosen(self, entry_id: str | None, late_keys: list[tuple[str, str | None]] | None = None) -> None:
+        """The tree closed on ``entry_id``: keys typed from its Enter on (``late_keys``, then the editor's) are
+        held until the jump has set the editor text, then replayed after it (issue 9)."""
+        if entry_id is None:
+            return
+        self.host.prompt_input.hold_keys(late_keys if late_keys is not None else [])
+        self.host.run_worker(self._navigate_then_release(entry_id), group="tree")
+
+    async def _navigate_then_release(self, entry_id: str) -> None:
+        try:
+            await self.navigate(entry_id)
+        finally:
+            self.host.prompt_input.release_keys()
 
     async def _ask_summary(self, entry_id: str) -> tuple[bool, str | None] | None:
         """``(summarize, custom instructions)``, or None to go back to the tree."""

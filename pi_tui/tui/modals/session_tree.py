@@ -154,6 +154,11 @@ class SessionTreeScreen(ModalScreen[str | None]):
         self._now = now or FIXED_NOW
         self.view: SessionTreeView = build_view(filter_mode, "")
         self._tree_nodes: dict[str, TreeNode[str]] = {}
+        self.chosen: str | None = None
+        """The entry picked (Enter or a click); from then on keys are kept in :attr:`late_keys`."""
+        self.late_keys: list[tuple[str, str | None]] = []
+        """``(key, character)`` of the keys that reached the screen after the choice (typed right behind
+        Enter): the app replays them into the editor after the jump (issue 9: they went into the search)."""
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -237,6 +242,9 @@ class SessionTreeScreen(ModalScreen[str | None]):
         """Every key the Tree gets, handled here in arrival order (Tree's own bindings would run only once the
         key has bubbled up to the app, after later keys: ``Up Up L`` labelled the entry before the moves).
         True when handled."""
+        if self.chosen is not None:  # closing: a key typed behind Enter is for the editor, not the search
+            self.late_keys.append((event.key, event.character))
+            return True
         action = self.keymap.scoped_action_for(event.key, "app.tree.")
         if action is not None:
             self.run_tree_action(action)
@@ -249,6 +257,8 @@ class SessionTreeScreen(ModalScreen[str | None]):
             elif key == "down":
                 tree.action_cursor_down()
             elif key == "enter":
+                cursor = tree.cursor_node
+                self.chosen = cursor.data if cursor is not None else None  # before the keys queued behind it
                 tree.action_select_cursor()
             else:
                 tree.move_cursor_to_line(0 if key == "home" else tree.last_line)
@@ -281,6 +291,7 @@ class SessionTreeScreen(ModalScreen[str | None]):
     def on_tree_node_selected(self, event: Tree.NodeSelected[str]) -> None:
         event.stop()
         if event.node.data is not None:
+            self.chosen = event.node.data
             self.dismiss(event.node.data)
 
     def _page(self, direction: int) -> None:

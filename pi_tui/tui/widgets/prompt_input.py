@@ -74,6 +74,12 @@ SUBMIT_ACTIONS = {"tui.input.submit", "app.message.followUp"}
 LOCAL_ACTIONS = {"tui.input.newLine", "app.history.prev", "app.history.next"}
 
 
+HELD_ACTIONS: frozenset[str | None] = frozenset({
+    None, "tui.input.submit", "tui.input.newLine", "app.message.followUp", "app.history.prev", "app.history.next",
+})
+"""Keys :meth:`PromptInput.hold_keys` keeps: those that edit or send the text (``None``: not an app action)."""
+
+
 class PromptInput(TextArea):
     """Multi-line prompt. Post-processing of actions is the app's job."""
 
@@ -115,6 +121,27 @@ class PromptInput(TextArea):
         self.pastes: dict[int, str] = {}  # large pastes by marker id (pi's editor keeps them until submit)
         self._paste_counter = 0
         self.completion: EditorCompletion | None = None  # the completion list's driver (``/``, ``@``), if any
+        self._held: list[tuple[str, str | None]] | None = None  # keys kept while the app sets the text
+
+    # ------------------------------------------------------------ held keys
+    def hold_keys(self, already: list[tuple[str, str | None]] | None = None) -> None:
+        """Keep the keys typed from now on (``already``: keys typed earlier elsewhere, first) until
+        :meth:`release_keys`: the app is about to set the editor text (a /tree jump), and what the user types
+        meanwhile must follow that text, not precede it (issue 9: ``steer now/tree`` was sent). Held: text and
+        editing keys and the send/newline keys (``HELD_ACTIONS``); the app's other keys act at once (Escape
+        cancels the work being waited for, Ctrl+D quits)."""
+        self._held = already if already is not None else []
+
+    def release_keys(self) -> None:
+        """Replay the held keys into the editor, in order, as if typed now (after the text the app set)."""
+        held, self._held = self._held, None
+        for key, character in held or []:
+            self.post_message(events.Key(key, character))
+
+    @property
+    def holding_keys(self) -> bool:
+        """True between :meth:`hold_keys` and :meth:`release_keys`."""
+        return self._held is not None
 
     # ------------------------------------------------------------ user-perceived characters
     # Cursor moves, Backspace and Delete step over whole grapheme clusters, and no location (mouse click,
@@ -236,6 +263,11 @@ class PromptInput(TextArea):
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self._held is not None and self.keymap.action_for(key) in HELD_ACTIONS:
+            event.stop()
+            event.prevent_default()
+            self._held.append((key, event.character))
+            return
         if self._esc_timer is not None:
             self._esc_timer.stop()
             self._esc_timer = None
