@@ -96,7 +96,9 @@ def node_label(node: TreeViewNode, theme: PiTheme, *, show_label_time: bool, now
 
 
 class SessionTree(Tree[str]):
-    """The Tree of the screen; printable keys go to the screen's search instead of Tree's bindings."""
+    """The Tree of the screen; printable keys go to the screen's search instead of Tree's bindings. Long rows
+    are cut at the right (no horizontal scrollbar: its thumb showed as a stray block); a resize keeps the
+    selected row in view."""
 
     def __init__(self, on_type: Callable[[events.Key], bool], **kwargs: Any) -> None:
         super().__init__("session", **kwargs)
@@ -111,6 +113,14 @@ class SessionTree(Tree[str]):
             event.prevent_default()
             return
         await super()._on_key(event)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A smaller (or larger) terminal keeps the selected row in view (issue 12 leftover: it scrolled off)."""
+        self.call_after_refresh(self._show_cursor)
+
+    def _show_cursor(self) -> None:
+        if self.cursor_line >= 0:
+            self.scroll_to_line(self.cursor_line, animate=False)
 
 
 class SessionTreeScreen(ModalScreen[str | None]):
@@ -127,7 +137,7 @@ class SessionTreeScreen(ModalScreen[str | None]):
     SessionTreeScreen #tree-title { text-style: bold; height: 1; }
     SessionTreeScreen #tree-hint { color: $text-muted; height: auto; }
     SessionTreeScreen #tree-search { color: $text-muted; height: 1; }
-    SessionTreeScreen SessionTree { height: 1fr; background: $surface; }
+    SessionTreeScreen SessionTree { height: 1fr; background: $surface; overflow-x: hidden; }
     SessionTreeScreen #tree-status { color: $text-muted; height: 1; }
     """
 
