@@ -106,7 +106,8 @@ class PiApp(App[int]):
     App:nocolor TextArea > .text-area--cursor, App:nocolor Input > .input--cursor { text-style: reverse; }
     App:nocolor OptionList > .option-list--option-highlighted { text-style: bold underline; }
     App:nocolor TextArea > .text-area--selection { text-style: reverse; }
-    """
+    ToastRack { dock: top; align: right top; margin-bottom: 0; margin-top: 1; }
+    """  # toasts (ctx.ui.notify, failures) at the top right, under the header: never over the editor (issue 12)
     # The panel toggle and every other app key come from the keymap (the editor runs them; ``on_event`` hands
     # them to the editor when something else has focus), so a remapped key works everywhere and the default
     # one is not left wired up.
