@@ -37,25 +37,11 @@ DEFAULT_KEYS: dict[str, list[str]] = {
     "app.scroll.bottom": ["ctrl+end"],
     "app.history.prev": ["up"],
     "app.history.next": ["down"],
-    # pi's session-tree keys (docs/keybindings.md "Tree Navigation"): scoped to the /tree screen
     "app.session.tree": [],
-    "app.tree.foldOrUp": ["ctrl+left", "alt+left"],
-    "app.tree.unfoldOrDown": ["ctrl+right", "alt+right"],
-    "app.tree.editLabel": ["shift+l"],
-    "app.tree.toggleLabelTimestamp": ["shift+t"],
-    "app.tree.filter.default": ["ctrl+d"],
-    "app.tree.filter.noTools": ["ctrl+t"],
-    "app.tree.filter.userOnly": ["ctrl+u"],
-    "app.tree.filter.labeledOnly": ["ctrl+l"],
-    "app.tree.filter.all": ["ctrl+a"],
-    "app.tree.filter.cycleForward": ["ctrl+o"],
-    "app.tree.filter.cycleBackward": ["ctrl+shift+o"],
     "app.session.fork": [],  # pi: unbound by default
     "app.session.resume": [],
 }
 
-SCOPED_PREFIXES: tuple[str, ...] = ("app.tree.",)
-"""Actions that only a screen of their own runs (``Keymap.scoped_action_for``); the editor never sees them."""
 SCREEN_KEYS: dict[str, list[str]] = {
     # Keys that act only inside one screen (pi's ids): the editor never takes them (``Keymap.action_for`` skips
     # them), so Ctrl+P still cycles models and Enter still sends on the main screen.
@@ -67,6 +53,18 @@ SCREEN_KEYS: dict[str, list[str]] = {
     "app.models.toggleProvider": ["ctrl+p"],
     "app.models.reorderUp": ["alt+up"],
     "app.models.reorderDown": ["alt+down"],
+    # pi's session-tree keys (docs/keybindings.md "Tree Navigation"): the /tree screen's (``scoped_action_for``)
+    "app.tree.foldOrUp": ["ctrl+left", "alt+left"],
+    "app.tree.unfoldOrDown": ["ctrl+right", "alt+right"],
+    "app.tree.editLabel": ["shift+l"],
+    "app.tree.toggleLabelTimestamp": ["shift+t"],
+    "app.tree.filter.default": ["ctrl+d"],
+    "app.tree.filter.noTools": ["ctrl+t"],
+    "app.tree.filter.userOnly": ["ctrl+u"],
+    "app.tree.filter.labeledOnly": ["ctrl+l"],
+    "app.tree.filter.all": ["ctrl+a"],
+    "app.tree.filter.cycleForward": ["ctrl+o"],
+    "app.tree.filter.cycleBackward": ["ctrl+shift+o"],
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -153,20 +151,22 @@ class Keymap:
     warnings: list[str] = field(default_factory=list)
     screen_keys: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in SCREEN_KEYS.items()})
     """Keys of actions that act only inside one screen (``SCREEN_KEYS``); see :meth:`screen_action`."""
+    conflicts: list[str] = field(default_factory=list)
+    """keybindings.json keys another action of the same screen had (``keymap_conflicts``), one line each."""
 
     def action_for(self, key: str) -> str | None:
         """The action id bound to ``key`` (Textual key name), or ``None`` (screen-only keys are not looked at)."""
         for action, keys in self.keys.items():
-            if key in keys and not action.startswith(SCOPED_PREFIXES) and action not in SCREEN_KEYS:
+            if key in keys and action not in SCREEN_KEYS:
                 return action
         return None
 
     def scoped_action_for(self, key: str, prefix: str) -> str | None:
-        """The ``prefix``-scoped action (e.g. ``app.tree.``) bound to ``key``; a typed capital letter also
-        matches its ``shift+`` name (Textual reports Shift+L as ``L``)."""
+        """The screen action (``SCREEN_KEYS``) whose id starts with ``prefix`` (e.g. ``app.tree.``) bound to
+        ``key``; a typed capital letter also matches its ``shift+`` name (Textual reports Shift+L as ``L``)."""
         names = {key, f"shift+{key.lower()}"} if len(key) == 1 and key.isupper() else {key}
-        for action, keys in self.keys.items():
-            if action.startswith(prefix) and names.intersection(keys):
+        for action in SCREEN_KEYS:
+            if action.startswith(prefix) and names.intersection(self.keys.get(action) or []):
                 return action
         return None
 
@@ -188,6 +188,11 @@ class Keymap:
 
 
 _NAMES = {"pageup": "PageUp", "pagedown": "PageDown", "escape": "Esc", "enter": "Enter", "tab": "Tab"}
+
+
+def pretty_key(key: str) -> str:
+    """A Textual key name as hints show it (``ctrl+p`` → ``Ctrl+P``)."""
+    return _pretty(key)
 
 
 def _pretty(key: str) -> str:
@@ -224,4 +229,8 @@ def load_keymap(path: Path | None = None) -> Keymap:
             km.keys[action] = [to_textual_key(k) for k in keys]
         if action in SCREEN_KEYS:
             km.screen_keys[action] = [to_textual_key(k) for k in keys]
+    from pi_tui.tui.keymap_conflicts import resolve_conflicts  # a user key another action has: pi's rule
+
+    km.conflicts = [c.message(str(where)) for c in resolve_conflicts(km, list(loaded.user))]
+    km.warnings.extend(km.conflicts)
     return km

@@ -80,7 +80,8 @@ def test_keymap_overrides_and_warnings(tmp_path: Path) -> None:
     assert km.action_for("ctrl+g") == "app.message.followUp"
     assert km.action_for("ctrl+shift+p") == "app.model.cycleBackward"
     assert km.action_for("ctrl+c") == "app.clear"  # the bad entry is ignored, with a warning
-    assert len(km.warnings) == 2 and "app.clear" in km.warnings[0]  # and tui.editor.cursorUp: not remappable
+    assert len(km.warnings) == 3 and "app.clear" in km.warnings[0]  # and tui.editor.cursorUp: not remappable
+    assert "app.editor.external no longer answers" in km.warnings[2]  # Ctrl+G was its default (keymap_conflicts)
     p.write_text("{bad")
     assert load_keymap(p).warnings
 

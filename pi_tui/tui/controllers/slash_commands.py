@@ -264,6 +264,7 @@ class SlashCommandHandlers:
         for action, desc in {**DESCRIPTIONS, **SCREEN_DESCRIPTIONS}.items():
             rows.append(f"| {km.display(action)} | {desc} |")
         rows.append("")
+        rows.extend(f"Warning: {text}" for text in km.conflicts)  # a key two actions claim (keymap_conflicts)
         rows.append("Slash commands: " + ", ".join(f"`{usage}`" for usage in self._command_usages()))
         rows.append("")
         rows.append("Home/End on an empty editor scroll to the top/bottom; Tab completes a slash command. "
