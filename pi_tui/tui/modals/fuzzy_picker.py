@@ -19,6 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from pi_tui.tui.widgets.ordered_input import OrderedInput
+
 
 @dataclass
 class PickerEntry:
@@ -76,7 +78,8 @@ class FuzzyPicker(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="picker-title", markup=False)
-            yield Input(value=self.initial_query, placeholder="type to filter", id="picker-filter")
+            yield OrderedInput(value=self.initial_query, placeholder="type to filter", id="picker-filter",
+                               key_handler=self.take_key)  # keys in typing order (new-user run #24)
             yield OptionList(id="picker-list")
             yield Static(self.hint, id="picker-hint")
 
@@ -111,11 +114,18 @@ class FuzzyPicker(ModalScreen[Any]):
         self._choose(event.option_index)
 
     def on_key(self, event: Any) -> None:
+        if self.take_key(event):
+            event.stop()
+
+    def take_key(self, event: Any) -> bool:
+        """Run a key the picker itself handles (↑/↓/PageUp/PageDown move in the list); True when it did.
+        The filter input asks this first for every key, so list moves keep their place among typed keys."""
         ol = self.query_one(OptionList)
         if event.key in ("down", "up", "pagedown", "pageup"):
             getattr(ol, {"down": "action_cursor_down", "up": "action_cursor_up", "pagedown": "action_page_down",
                          "pageup": "action_page_up"}[event.key])()
-            event.stop()
+            return True
+        return False
 
     def _choose(self, index: int | None) -> None:
         if index is not None and 0 <= index < len(self.shown):

@@ -44,6 +44,7 @@ from pi_tui.tui.modals.resume_rows import (
     session_label,
     short_path,
 )
+from pi_tui.tui.widgets.ordered_input import OrderedInput
 
 PICKER_ACTIONS = (
     "tui.input.tab", "app.session.toggleSort", "app.session.toggleNamedFilter", "app.session.togglePath",
@@ -130,7 +131,8 @@ class ResumePicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="resume-title")
-            yield Input(placeholder="type to filter", id="resume-filter")
+            yield OrderedInput(placeholder="type to filter", id="resume-filter",
+                               key_handler=self.take_key)  # keys in typing order (new-user run #24)
             with Horizontal(id="resume-body"):
                 yield OptionList(id="resume-list")
                 with Vertical(id="resume-preview"):
@@ -325,23 +327,27 @@ class ResumePicker(ModalScreen[str | None]):
 
     # ------------------------------------------------------------------ keys
     def on_key(self, event: events.Key) -> None:
+        if self.take_key(event):
+            event.stop()
+            event.prevent_default()
+
+    def take_key(self, event: events.Key) -> bool:
+        """Run a key the picker itself handles (list moves, ``PICKER_ACTIONS``); True when it did. The filter
+        input asks this first for every key, so these keys keep their place among typed ones."""
         key = event.key
         ol = self.query_one(OptionList)
         moves = {"down": ol.action_cursor_down, "up": ol.action_cursor_up, "pagedown": ol.action_page_down,
                  "pageup": ol.action_page_up}
         if key in moves:
             moves[key]()
-            event.stop()
-            event.prevent_default()
-            return
+            return True
         action = self.keymap.screen_action(key, PICKER_ACTIONS)
         if action is None:
-            return
+            return False
         if action == "app.session.deleteNoninvasive" and self.filters.query:
-            return  # pi: with text in the filter it edits the filter
-        event.stop()
-        event.prevent_default()
+            return False  # pi: with text in the filter it edits the filter
         self.run_action_id(action)
+        return True
 
     def run_action_id(self, action: str) -> None:
         """Run one of ``PICKER_ACTIONS`` (the keys call this; tests may too)."""

@@ -40,6 +40,7 @@ from pi_tui.coding.config.settings_schema import (
 from pi_tui.tui.keymap import Keymap
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 from pi_tui.tui.modals.keyed_list import KeyedList, bind_keymap
+from pi_tui.tui.widgets.ordered_input import OrderedInput
 
 LABEL_WIDTH = 30
 CYCLE_LIMIT = 4  # choice rows with at most this many values step through them; longer ones open a list
@@ -140,7 +141,7 @@ class SettingsScreen(ModalScreen[None]):
         with Vertical():
             yield Static("Settings", id="settings-title")
             yield KeyedList(id="settings-list")
-            yield Input(id="settings-edit")
+            yield OrderedInput(id="settings-edit")  # keys in typing order (new-user run #24)
             yield Static("", id="settings-detail")
             yield Static("", id="settings-message")
             yield Static(hint, id="settings-hint")

@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
+from pi_tui.tui.widgets.ordered_input import OrderedInput, OrderedTextArea
+
 
 class TextPromptModal(ModalScreen[str | None]):
     """``title`` above an input (``placeholder``) or a text area prefilled with ``prefill``."""
@@ -42,10 +44,11 @@ class TextPromptModal(ModalScreen[str | None]):
         with Vertical():
             yield Static(self.title_text, id="prompt-title", markup=False)
             if self.multiline:
-                yield TextArea(self.prefill, id="prompt-area")
+                yield OrderedTextArea(self.prefill, id="prompt-area")  # keys in typing order
                 yield Static("Ctrl+S submit · Esc cancel", id="prompt-hint")
             else:
-                yield Input(value=self.prefill, placeholder=self.placeholder, id="prompt-input")
+                yield OrderedInput(value=self.prefill, placeholder=self.placeholder,
+                                   id="prompt-input")  # keys in typing order (new-user run #24)
                 yield Static("Enter submit · Esc cancel", id="prompt-hint")
 
     def on_mount(self) -> None:
