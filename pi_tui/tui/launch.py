@@ -30,10 +30,19 @@ def freeze_heap() -> None:
     """Move everything alive after start-up (modules, the loaded session) out of the collector's view.
 
     Full (generation 2) collections otherwise re-scan that heap and stalled the event loop for 100+ ms while
-    a long reply streamed; with it frozen the worst pause measured fell to ~30 ms.
+    a long reply streamed; with it frozen the worst pause measured fell to ~30 ms. The collector, off while the
+    session was built (:func:`pause_gc_for_start`), is on again from here.
     """
     gc.collect()
     gc.freeze()
+    gc.enable()
+
+
+def pause_gc_for_start() -> None:
+    """Turn the cyclic collector off until :func:`freeze_heap` (issue 15): building a 10,000-message session
+    allocates ~300,000 containers, and the collections they set off re-scanned the growing heap (a second of
+    CPU); the one collection in ``freeze_heap`` does that work once, after the transcript is on screen."""
+    gc.disable()
 
 
 def run_app(options: dict[str, Any], theme: str | None = None) -> int:
@@ -56,13 +65,18 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
 
         if await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project"))) and theme:  # before anything loads
             app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
+        pause_gc_for_start()
         try:
-            session = create_agent_session(**opts)
-        except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
-            from pi_tui.tui.modals.lock_choice import LockChoice
+            try:
+                session = create_agent_session(**opts)
+            except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
+                from pi_tui.tui.modals.lock_choice import LockChoice
 
-            choice = await app.push_screen_wait(LockChoice(exc.summary))
-            session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
+                choice = await app.push_screen_wait(LockChoice(exc.summary))
+                session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
+        except BaseException:
+            gc.enable()  # no session: freeze_heap is not called
+            raise
         # From now on the app edits the session's settings: read after the trust question, so a trusted
         # project's .pi-tui/settings.json is in them (/settings shows where it overrides).
         app.settings_manager = session.settings_manager or app.settings_manager

@@ -17,6 +17,7 @@ from typing import Any
 from uuid6 import uuid7
 
 from pi_tui.coding.session.entries import EntryError, SessionEntry, SessionHeader, entry_from_json, iso_now
+from pi_tui.coding.session.fast_load import paused_gc, stream_clean_file
 from pi_tui.coding.session.migrate import migrate_to_current
 from pi_tui.coding.session.recovery import DamagedSpan, damaged_side_file, is_entry_like
 from pi_tui.coding.session.session_file import read_session_file, write_bytes_atomic
@@ -63,7 +64,40 @@ class LoadedSession:
 
 
 def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> LoadedSession:
-    """Read a session file: header, entries (migrated to v3 in memory), warnings. Never raises for content."""
+    """Read a session file: header, entries (migrated to v3 in memory), warnings. Never raises for content.
+
+    A clean current-version file is read in one pass, each line parsed once into its entry
+    (:mod:`pi_tui.coding.session.fast_load`); anything else goes through the full reader below."""
+    with paused_gc():
+        fast = _load_clean(path)
+        return fast if fast is not None else _load_full(path, migrate)
+
+
+def _load_clean(path: str | os.PathLike[str]) -> LoadedSession | None:
+    """The one-pass load of a clean file (same result as :func:`_load_full`), else ``None``."""
+    loaded = LoadedSession(header=None, exists=True, empty=False)
+
+    def take(number: int, obj: Any) -> None:
+        if isinstance(obj, dict) and obj.get("type") == "session":
+            loaded.warnings.append(f"{path}: skipped an extra session header (object {number})")
+            return
+        try:
+            loaded.entries.append(entry_from_json(obj))
+        except EntryError as error:
+            loaded.warnings.append(f"{path}: skipped object {number}: {error}")
+
+    try:
+        header = stream_clean_file(path, header_from_json, take)
+    except OSError:
+        return None  # missing or unreadable: the full reader says which
+    if header is None:
+        return None
+    loaded.header = header
+    _relink_orphans(loaded, path)
+    return loaded
+
+
+def _load_full(path: str | os.PathLike[str], migrate: bool) -> LoadedSession:
     raw = read_session_file(path)
     loaded = LoadedSession(
         header=None,

@@ -77,7 +77,11 @@ class SessionManager:
     (message ``Entry <id> not found``) for unknown ids; ``OSError`` if the file cannot be written.
     """
 
-    def __init__(self, cwd: str, session_dir: Path | None, session_file: Path | None, persist: bool) -> None:
+    def __init__(
+        self, cwd: str, session_dir: Path | None, session_file: Path | None, persist: bool,
+        loaded: LoadedSession | None = None,
+    ) -> None:
+        """``loaded``: ``session_file`` as already read by :func:`load_session_entries` (not read again)."""
         self.cwd = cwd
         self.session_dir = session_dir
         self.persist = persist
@@ -94,7 +98,7 @@ class SessionManager:
         self._writer: AppendWriter | None = None
         self.write_guard: Callable[[Path], bool] | None = None  # session/lock.py: False = another writer owns it
         if session_file is not None:
-            self._set_session_file(session_file)
+            self._set_session_file(session_file, loaded)
         else:
             self.new_session()
 
@@ -113,12 +117,14 @@ class SessionManager:
         session_dir: str | os.PathLike[str] | None = None,
         cwd_override: str | None = None,
     ) -> SessionManager:
-        """Open ``path`` (created on first write if missing). cwd = override > header cwd > process cwd."""
-        header = listing.read_header(Path(path))
-        header_cwd = header.get("cwd") if header else None
+        """Open ``path`` (created on first write if missing). cwd = override > header cwd > process cwd.
+        The file is read once (pi fix 0.81.0: the header was read on its own first)."""
+        loaded = load_session_entries(Path(path).resolve())
+        header = loaded.header if not loaded.header_recovered else None
+        header_cwd = header.cwd if header is not None else None
         cwd = cwd_override or (header_cwd if isinstance(header_cwd, str) and header_cwd else os.getcwd())
         directory = Path(session_dir) if session_dir is not None else Path(path).resolve().parent
-        return cls(cwd, directory, Path(path), True)
+        return cls(cwd, directory, Path(path), True, loaded=loaded)
 
     @classmethod
     def continue_recent(cls, cwd: str, session_dir: str | os.PathLike[str] | None = None) -> SessionManager:
@@ -168,9 +174,10 @@ class SessionManager:
             self._session_file = self.session_dir / session_file_name(self._header.timestamp, self._header.id)
         return self._session_file
 
-    def _set_session_file(self, path: Path) -> None:
+    def _set_session_file(self, path: Path, loaded: LoadedSession | None = None) -> None:
         resolved = path.resolve()
-        loaded = load_session_entries(resolved)
+        if loaded is None:
+            loaded = load_session_entries(resolved)
         if loaded.read_error:
             raise SessionFileError(loaded.read_error)
         self.warnings.extend(loaded.warnings)
