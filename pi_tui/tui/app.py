@@ -38,7 +38,7 @@ from pi_tui.tui.controllers.user_bash import BashRunner
 from pi_tui.tui.early_input import split_typed_ahead
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
-from pi_tui.tui.launch import freeze_heap, no_colour_means_none
+from pi_tui.tui.launch import freeze_heap, no_colour_means_none, pause_gc_for_start, resume_gc
 from pi_tui.tui.launch import run_app as run_app  # re-exported: the CLI and tests import it from here
 from pi_tui.tui.log_setup import FailureReporter
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
@@ -303,9 +303,11 @@ class PiApp(App[int]):
         else:
             self.branch = source
         if self.session is None and self.session_factory is not None:
+            pause_gc_for_start()  # until freeze_heap below (issue 15)
             try:
                 self.session = await maybe_await(await asyncio.to_thread(self.session_factory))
             except Exception as exc:
+                resume_gc()
                 self.failures.log_only("session start", exc)
                 self.session_error = str(exc)
                 for warning in self._startup_warnings:
@@ -315,6 +317,7 @@ class PiApp(App[int]):
                 self.refresh_footer()
                 return
         if self.session is None:
+            resume_gc()
             self.add_notice("error", "No session")
             self._give_back_pending()
             return
@@ -570,6 +573,7 @@ class PiApp(App[int]):
             self.add_notice("warning", str(error))
 
     def on_unmount(self) -> None:
+        resume_gc()  # the app ended before freeze_heap ran
         self.signal_handlers.remove()
         if self._unsubscribe is not None:
             self._unsubscribe()

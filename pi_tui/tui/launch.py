@@ -35,14 +35,29 @@ def freeze_heap() -> None:
     """
     gc.collect()
     gc.freeze()
-    gc.enable()
+    resume_gc()
+
+
+_gc_paused_by_start = False
 
 
 def pause_gc_for_start() -> None:
     """Turn the cyclic collector off until :func:`freeze_heap` (issue 15): building a 10,000-message session
     allocates ~300,000 containers, and the collections they set off re-scanned the growing heap (a second of
-    CPU); the one collection in ``freeze_heap`` does that work once, after the transcript is on screen."""
-    gc.disable()
+    CPU); the one collection in ``freeze_heap`` does that work once, after the transcript is on screen. The app
+    calls it before its session factory, and :func:`resume_gc` when no session comes or it is unmounted first."""
+    global _gc_paused_by_start
+    if gc.isenabled():
+        gc.disable()
+        _gc_paused_by_start = True
+
+
+def resume_gc() -> None:
+    """The collector on again if :func:`pause_gc_for_start` turned it off (a collector that was off stays off)."""
+    global _gc_paused_by_start
+    if _gc_paused_by_start:
+        _gc_paused_by_start = False
+        gc.enable()
 
 
 def run_app(options: dict[str, Any], theme: str | None = None) -> int:
@@ -65,18 +80,13 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
 
         if await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project"))) and theme:  # before anything loads
             app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
-        pause_gc_for_start()
         try:
-            try:
-                session = create_agent_session(**opts)
-            except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
-                from pi_tui.tui.modals.lock_choice import LockChoice
+            session = create_agent_session(**opts)
+        except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
+            from pi_tui.tui.modals.lock_choice import LockChoice
 
-                choice = await app.push_screen_wait(LockChoice(exc.summary))
-                session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
-        except BaseException:
-            gc.enable()  # no session: freeze_heap is not called
-            raise
+            choice = await app.push_screen_wait(LockChoice(exc.summary))
+            session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
         # From now on the app edits the session's settings: read after the trust question, so a trusted
         # project's .pi-tui/settings.json is in them (/settings shows where it overrides).
         app.settings_manager = session.settings_manager or app.settings_manager

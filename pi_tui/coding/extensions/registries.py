@@ -312,6 +312,10 @@ class RendererRegistry:
         """The renderer of ``custom_type`` messages, or None."""
         return self._messages.get(custom_type)
 
+    def is_empty(self) -> bool:
+        """True when no tool or message renderer is registered (rows draw as without a registry)."""
+        return not self._tools and not self._messages
+
     def remove_owner(self, owner: str | None = None) -> None:
         """Remove the renderers of ``owner`` (all extension renderers when None)."""
         for name, tool in list(self._tools.items()):

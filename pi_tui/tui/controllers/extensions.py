@@ -80,8 +80,9 @@ class ExtensionsController:
         self.host.ctx.tool_renderers = hooks.runtime.renderers
         await start_mode_extensions(session)
         self.bind_shortcuts(hooks.runtime)
-        self.host.ctx.generation += 1  # tool rows drawn before the renderers existed are drawn again
-        self.host.transcript.invalidate_all()
+        if not hooks.runtime.renderers.is_empty():  # none registered: every row is drawn as it was (issue 15)
+            self.host.ctx.generation += 1  # tool rows drawn before the renderers existed are drawn again
+            self.host.transcript.invalidate_all()
 
     def bind_shortcuts(self, runtime: Any) -> None:
         """Put the runtime's shortcuts into the keymap (replacing the ones bound before)."""

@@ -95,6 +95,7 @@ class Transcript(ScrollView, can_focus=False):
         self._laid_out = False
         self._rescroll_pending = False
         self._repaint_pending = False  # render_line painted a stale render; a repaint follows its new render
+        self._margin_pending = False  # the page around the view is rendered after the next refresh
         self.render_count = 0  # items rendered (for tests and benchmarks)
 
     @property
@@ -385,8 +386,10 @@ class Transcript(ScrollView, can_focus=False):
 
     # ----------------------------------------------------------------- rendering
     def _visible_range(self, margin: int) -> tuple[int, int]:
-        top = int(self.scroll_y)
         height = self._viewport_height()
+        # Following: the view is the end, also before a pending layout has applied the scroll to it (a session just
+        # loaded rendered its first screenful at the top of the transcript, where scroll_y still was).
+        top = max(0, self.total_height - height) if self._following else int(self.scroll_y)
         first = self.item_at_line(max(0, top - margin))
         last = self.item_at_line(top + height + margin)
         lo = first[0] if first else max(0, len(self.items) - 1)
@@ -436,16 +439,21 @@ class Transcript(ScrollView, can_focus=False):
                 del self._cached[old_key]
                 old.evict()
 
-    def _ensure_visible_rendered(self) -> None:
-        """Render items in (and one page around) the viewport at the current width; fix heights and scroll."""
+    def _ensure_visible_rendered(self, margin: int = 0) -> None:
+        """Render the items in view (with ``margin`` lines above and below) at the current width; fix heights
+        and scroll. The page around the view is rendered after the next repaint (``_render_margin``): the lines
+        in view come first (issue 15: opening 10,000 messages rendered three screenfuls before the first)."""
         if not self.items or not self.is_mounted:
             return
         width = self._width or self.content_width
         # Items changed since the last flush wait for the pending one (it renders them and repaints): rendering a
         # streaming reply here too, after each scroll, rendered it twice per frame.
         wait = self._dirty if self._flush_timer is not None else ()
+        if not margin and not self._margin_pending:
+            self._margin_pending = True
+            self.call_after_refresh(self._render_margin)
         for _ in range(6):
-            lo, hi = self._visible_range(margin=self.size.height)
+            lo, hi = self._visible_range(margin=margin)
             changed = False
             for i in range(lo, hi + 1):
                 if i not in wait:
@@ -454,6 +462,11 @@ class Transcript(ScrollView, can_focus=False):
                 break
             self._place()
         self._settle_following()
+
+    def _render_margin(self) -> None:
+        """Render one page above and below the view (ready for the next page key) once the view is painted."""
+        self._margin_pending = False
+        self._ensure_visible_rendered(margin=self.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
         self._laid_out = True
