@@ -144,16 +144,27 @@ def _results_in_file(entries: Sequence[SessionEntryBase]) -> dict[int, set[str]]
     batch anywhere in the file (the toolResult entries that hang below it), on this branch or another. A call
     answered on another branch did finish: it is not "interrupted" when the leaf sits on the assistant."""
     index = {e.id: e for e in entries}
+    results = {e.id for e in entries if isinstance(e, MessageEntry) and message_role(e.message) == "toolResult"}
+    # The entry above each toolResult's run of results, found once per entry (pi fix 0.79.9: walking up the whole
+    # run again for each result made a long run of results quadratic).
+    above: dict[str, SessionEntryBase | None] = {}
     answered: dict[int, set[str]] = {}
     for entry in entries:
-        if not isinstance(entry, MessageEntry) or message_role(entry.message) != "toolResult":
+        if entry.id not in results:
             continue
-        parent = index.get(entry.parent_id) if entry.parent_id else None
-        seen = 0
-        while isinstance(parent, MessageEntry) and message_role(parent.message) == "toolResult" and seen < 10_000:
-            parent = index.get(parent.parent_id) if parent.parent_id else None
-            seen += 1
+        chain: list[str] = []
+        current: SessionEntryBase | None = entry
+        while current is not None and current.id in results and current.id not in above and current.id not in chain:
+            chain.append(current.id)
+            current = index.get(current.parent_id) if current.parent_id else None
+        top = above.get(current.id) if current is not None and current.id in above else current
+        if top is not None and top.id in results:
+            top = None  # a parent cycle among results: no assistant above
+        for walked in chain:
+            above[walked] = top
+        parent = top
         if isinstance(parent, MessageEntry) and message_role(parent.message) == "assistant":
+            assert isinstance(entry, MessageEntry)
             call_id = message_field(entry.message, "toolCallId", "tool_call_id")
             if isinstance(call_id, str):
                 answered.setdefault(id(parent.message), set()).add(call_id)

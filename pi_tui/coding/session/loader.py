@@ -16,7 +16,15 @@ from typing import Any
 
 from uuid6 import uuid7
 
-from pi_tui.coding.session.entries import EntryError, SessionEntry, SessionHeader, entry_from_json, iso_now
+from pi_tui.coding.session.compact import compact_message
+from pi_tui.coding.session.entries import (
+    EntryError,
+    MessageEntry,
+    SessionEntry,
+    SessionHeader,
+    entry_from_json,
+    iso_now,
+)
 from pi_tui.coding.session.fast_load import paused_gc, stream_clean_file
 from pi_tui.coding.session.migrate import migrate_to_current
 from pi_tui.coding.session.recovery import DamagedSpan, damaged_side_file, is_entry_like
@@ -69,8 +77,18 @@ def load_session_entries(path: str | os.PathLike[str], migrate: bool = True) -> 
     A clean current-version file is read in one pass, each line parsed once into its entry
     (:mod:`pi_tui.coding.session.fast_load`); anything else goes through the full reader below."""
     with paused_gc():
-        fast = _load_clean(path)
-        return fast if fast is not None else _load_full(path, migrate)
+        loaded = _load_clean(path)
+        if loaded is None:
+            loaded = _load_full(path, migrate)
+            for entry in loaded.entries:
+                _compact(entry)
+        return loaded
+
+
+def _compact(entry: SessionEntry) -> None:
+    """Shared field-name sets and interned short strings in a loaded message (:mod:`.compact`, RSS, issue 15)."""
+    if isinstance(entry, MessageEntry):
+        compact_message(entry.message)
 
 
 def _load_clean(path: str | os.PathLike[str]) -> LoadedSession | None:
@@ -82,9 +100,12 @@ def _load_clean(path: str | os.PathLike[str]) -> LoadedSession | None:
             loaded.warnings.append(f"{path}: skipped an extra session header (object {number})")
             return
         try:
-            loaded.entries.append(entry_from_json(obj))
+            entry = entry_from_json(obj)
         except EntryError as error:
             loaded.warnings.append(f"{path}: skipped object {number}: {error}")
+            return
+        _compact(entry)  # at once: the next entry reuses the memory of the sets it frees
+        loaded.entries.append(entry)
 
     try:
         header = stream_clean_file(path, header_from_json, take)

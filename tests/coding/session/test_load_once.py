@@ -145,3 +145,22 @@ def test_paused_gc_restores_the_collector() -> None:
         assert not gc.isenabled(), "a collector that was off stays off"
     finally:
         gc.enable()
+
+
+def test_loaded_messages_share_field_sets_and_still_write_back_what_was_read(tmp_path: Path) -> None:
+    """RSS (issue 15): one fields-set per combination of field names, short strings interned; the entries
+    write back exactly the lines they were read from, and a changed message is still written as changed."""
+    path = _session(tmp_path, turns=8)
+    lines = [json.loads(ln) for ln in path.read_bytes().split(b"\n") if ln.strip()]
+    manager = SessionManager.open(path)
+    entries = manager.get_entries()
+    assert [e.to_json_dict() for e in entries] == lines[1:]
+    answers = [e.message for e in entries if getattr(getattr(e, "message", None), "role", None) == "assistant"]
+    assert len({id(m.__pydantic_fields_set__) for m in answers}) <= 2  # tool-call and text replies
+    assert len({id(m.usage.__pydantic_fields_set__) for m in answers}) == 1
+    assert len({id(m.provider) for m in answers}) == 1, "the provider string is interned"
+    first, second = answers[0], answers[1]
+    first.error_message = "changed"
+    assert first.to_json_dict()["errorMessage"] == "changed"
+    assert "errorMessage" not in second.to_json_dict()
+    assert first.model_copy().__pydantic_fields_set__ is not first.__pydantic_fields_set__
