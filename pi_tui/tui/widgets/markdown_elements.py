@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from markdown_it import MarkdownIt
 from markdown_it.token import Token as MdToken
 from pygments.token import (
     Comment,
@@ -160,8 +161,24 @@ class _KeepLineBreaks(Markdown):
     HTML is shown as the text it is: Rich drops ``html_inline``/``html_block`` tokens, so ``List<String>``,
     ``<div class="x">`` or ``#include <stdio.h>`` outside code spans vanished from the screen (pi shows them)."""
 
-    def __init__(self, markup: str, **kwargs: Any) -> None:
-        super().__init__(markup, **kwargs)
+    _parser: ClassVar[MarkdownIt | None] = None
+
+    def __init__(self, markup: str, code_theme: str = "monokai", justify: Any = None, style: Any = "none",
+                 hyperlinks: bool = True, inline_code_lexer: str | None = None,
+                 inline_code_theme: str | None = None) -> None:
+        # Rich's Markdown.__init__, with one parser for every block (it built a MarkdownIt, linkify patterns
+        # included, for each one: more than the parse itself; issue 15). MarkdownIt.parse keeps no state.
+        parser = _KeepLineBreaks._parser
+        if parser is None:
+            parser = _KeepLineBreaks._parser = MarkdownIt().enable("strikethrough").enable("table")
+        self.markup = markup
+        self.parsed = parser.parse(markup)
+        self.code_theme = code_theme
+        self.justify = justify
+        self.style = style
+        self.hyperlinks = hyperlinks
+        self.inline_code_lexer = inline_code_lexer
+        self.inline_code_theme = inline_code_theme or code_theme
         if any(t.type == "html_block" for t in self.parsed):
             self.parsed = [
                 part for t in self.parsed for part in (_html_block_as_paragraph(t) if t.type == "html_block" else [t])
