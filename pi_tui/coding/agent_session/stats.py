@@ -16,7 +16,7 @@ from pi_tui.agent import Agent
 from pi_tui.ai.types import Model
 from pi_tui.coding.compaction import estimate_context_tokens
 from pi_tui.coding.messages import message_role
-from pi_tui.coding.session.entries import iso_to_ms
+from pi_tui.coding.session.entry_figures import EntryFigures
 from pi_tui.coding.session.session_manager import SessionManager
 
 
@@ -34,6 +34,7 @@ class SessionStats:
         self._agent = agent
         self._manager = session_manager
         self._model = model
+        self._figures = EntryFigures()  # totals and the latest compaction, kept up to date (issue 15)
 
     def get_context_usage(self) -> dict[str, Any] | None:
         """Context tokens in use and the share of the model's window (pi's ``getContextUsage``)."""
@@ -42,11 +43,7 @@ class SessionStats:
             return None
         window = model.context_window
         messages = self._agent.state.messages
-        latest = None
-        for entry in reversed(self._manager().get_branch()):
-            if entry.type == "compaction":
-                latest = iso_to_ms(entry.timestamp)
-                break
+        latest = self._figures.latest_compaction_ms(self._manager())
         if latest is not None:
             fresh = any(
                 message_role(m) == "assistant"
@@ -63,19 +60,7 @@ class SessionStats:
     def get_session_totals(self) -> dict[str, Any]:
         """``{input, output, cacheRead, cacheWrite, total, cost}`` over every assistant message entry of the
         session (pi's footer sums ``sessionManager.getEntries()``), so compaction never lowers them."""
-        totals: dict[str, Any] = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0, "cost": 0.0}
-        for entry in self._manager().get_entries():
-            message = getattr(entry, "message", None) if entry.type == "message" else None
-            usage = getattr(message, "usage", None) if message_role(message) == "assistant" else None
-            if usage is None:
-                continue
-            totals["input"] += usage.input
-            totals["output"] += usage.output
-            totals["cacheRead"] += usage.cache_read
-            totals["cacheWrite"] += usage.cache_write
-            totals["total"] += usage.total_tokens
-            totals["cost"] += usage.cost.total
-        return totals
+        return self._figures.totals(self._manager())  # only entries appended since the last call are added
 
     def get_session_stats(self) -> dict[str, Any]:
         """pi's SessionStats for the current state (counts, tokens, cost, context usage)."""

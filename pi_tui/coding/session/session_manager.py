@@ -89,6 +89,8 @@ class SessionManager:
         self._header = SessionHeader(id=new_session_id(), cwd=cwd)
         self._session_file: Path | None = None
         self._entries: list[SessionEntry] = []
+        self._epoch = 0  # +1 whenever _entries is replaced (entries_version)
+        self._name_entry: SessionInfoEntry | None = None  # the latest session_info entry
         self._by_id: dict[str, SessionEntry] = {}
         self._labels: dict[str, str] = {}
         self._label_timestamps: dict[str, str] = {}
@@ -230,6 +232,8 @@ class SessionManager:
         self._flushed = True
 
     def _reset_index(self, entries: list[SessionEntry]) -> None:
+        self._epoch += 1
+        self._name_entry = None
         self._entries = list(entries)
         self._by_id = {}
         self._labels = {}
@@ -242,6 +246,8 @@ class SessionManager:
     def _index(self, entry: SessionEntry) -> None:
         self._by_id[entry.id] = entry
         self._leaf_id = entry.id
+        if isinstance(entry, SessionInfoEntry):
+            self._name_entry = entry
         if isinstance(entry, MessageEntry) and message_role(entry.message) == "assistant":
             self._has_assistant = True
         if isinstance(entry, LabelEntry):
@@ -322,11 +328,10 @@ class SessionManager:
 
     @property
     def session_name(self) -> str | None:
-        """Name from the latest ``session_info`` entry (an empty name clears it)."""
-        for entry in reversed(self._entries):
-            if isinstance(entry, SessionInfoEntry):
-                return one_line(entry.name or "") or None
-        return None
+        """Name from the latest ``session_info`` entry (an empty name clears it); kept up to date by appends, not
+        searched for (the footer asks on every refresh; issue 15)."""
+        entry = self._name_entry
+        return (one_line(entry.name or "") or None) if entry is not None else None
 
     @property
     def header(self) -> SessionHeader:
@@ -362,6 +367,16 @@ class SessionManager:
     def get_entries(self) -> list[SessionEntry]:
         """All entries in file order (header excluded); a new list."""
         return list(self._entries)
+
+    def entries_version(self) -> tuple[int, int]:
+        """``(epoch, count)``: the epoch changes when the entry list is replaced (a new or branched session);
+        within an epoch entries are only appended, so a cache of figures over the first ``count`` entries
+        stays valid and only :meth:`entries_since` that count need adding (the footer's totals, issue 15)."""
+        return self._epoch, len(self._entries)
+
+    def entries_since(self, start: int) -> list[SessionEntry]:
+        """Entries from index ``start`` on, in file order (a new list)."""
+        return self._entries[start:]
 
     def get_entry(self, entry_id: str) -> SessionEntry | None:
         return self._by_id.get(entry_id)
