@@ -297,7 +297,7 @@ class SessionManager:
         entry is not kept either (pi 1.5.0, #11460: an entry in memory but not on disk became the parent of
         later entries, so the file held entries whose parent was missing and a resume lost the history)."""
         labels = (dict(self._labels), dict(self._label_timestamps)) if isinstance(entry, LabelEntry) else None
-        leaf, has_assistant = self._leaf_id, self._has_assistant
+        leaf, has_assistant, name_entry = self._leaf_id, self._has_assistant, self._name_entry
         self._entries.append(entry)
         self._index(entry)
         try:
@@ -305,7 +305,8 @@ class SessionManager:
         except OSError:
             self._entries.pop()
             self._by_id.pop(entry.id, None)
-            self._leaf_id, self._has_assistant = leaf, has_assistant
+            self._leaf_id, self._has_assistant, self._name_entry = leaf, has_assistant, name_entry
+            self._epoch += 1  # figures cached over the entries (entries_version) start over
             if labels is not None:
                 self._labels, self._label_timestamps = labels
             raise

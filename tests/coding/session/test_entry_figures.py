@@ -87,3 +87,29 @@ def test_appends_after_the_first_figures_are_added_one_by_one(monkeypatch: Any) 
         assert figures.latest_compaction_ms(manager) is None
     assert len(looked_at) == 3, "only the three new entries were summed"
     assert len(walked) <= 3, "each new leaf walked up one entry to a known one"
+
+
+def test_a_failed_write_leaves_neither_the_name_nor_the_totals_behind(tmp_path: Any, monkeypatch: Any) -> None:
+    from pi_tui.coding.session import session_file
+
+    manager = SessionManager.create(str(tmp_path), tmp_path / "sessions")
+    manager.append_message(user("one"))
+    manager.append_message(_reply(1))
+    manager.append_session_info("kept")
+    figures = EntryFigures()
+    before = figures.totals(manager)
+
+    def fail(*_: Any, **__: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(session_file.AppendWriter, "append", fail)
+    for append in (lambda: manager.append_session_info("lost"), lambda: manager.append_message(_reply(5))):
+        try:
+            append()
+        except OSError:
+            pass
+    monkeypatch.undo()
+    assert manager.session_name == "kept"
+    assert figures.totals(manager) == before == _full_totals(manager)
+    manager.append_message(_reply(7))
+    assert figures.totals(manager) == _full_totals(manager)
