@@ -1,6 +1,6 @@
 """MCP: start-up with three stdio servers configured, and the per-call overhead of an MCP tool.
 
-``python bench/mcp_client.py [--quick]`` prints and writes bench/results/mcp_client.json (not ``mcp.py``: that
+``python bench/mcp_client.py [--quick] [--wait-quiet LOAD]`` prints and writes bench/results/mcp_client.json (not ``mcp.py``: that
 name would shadow the SDK package):
 
 - ``tti_*``: process start until the real ``pi-tui`` command line at 120x40 is interactive: its footer names the
@@ -12,6 +12,9 @@ name would shadow the SDK package):
   the three servers are connected (spawn + initialize + tools/list), in one process.
 - ``call_*``: median wall time of one ``execute`` of an MCP tool (``echo`` of the fault server over stdio) and of
   the built-in ``read`` tool on a small file, N calls each, and the difference (the MCP round trip).
+- ``loadavg_before``/``loadavg_after``: the 1-minute load average around the run (the machine is shared: figures
+  taken above ~2 on its 2 cores are noisy). ``--wait-quiet LOAD`` first waits (up to 15 min) until it is below
+  LOAD and records whether it got there (``quiet``).
 """
 
 from __future__ import annotations
@@ -104,9 +107,23 @@ async def _in_process(repo: Path, calls: int) -> dict[str, float]:
     }
 
 
+def _wait_quiet(limit: float, max_wait_s: float = 900.0) -> bool:
+    """Wait until the 1-minute load average is below ``limit`` (at most ``max_wait_s``); True when it is."""
+    deadline = time.monotonic() + max_wait_s
+    while os.getloadavg()[0] >= limit:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(5)
+    return True
+
+
 def main(argv: list[str]) -> int:
     """Run the measurements (``--quick``: fewer runs and calls) and print/write them."""
     quick = "--quick" in argv
+    quiet: bool | None = None
+    if "--wait-quiet" in argv:
+        quiet = _wait_quiet(float(argv[argv.index("--wait-quiet") + 1]))
+    load_before = os.getloadavg()[0]
     runs, calls = (1, 5) if quick else (5, 200)
     repo = _repo()
     figures = asyncio.run(_in_process(repo, calls))
@@ -126,6 +143,9 @@ def main(argv: list[str]) -> int:
         runs=runs,
         calls=calls,
         quick=quick,
+        loadavg_before=load_before,
+        loadavg_after=os.getloadavg()[0],
+        quiet=quiet,
     )
     print_table("MCP (issue 13)", [
         ("tti_no_servers_s", figures["tti_no_servers_s"], f"start to interactive, median of {runs}"),
@@ -136,6 +156,8 @@ def main(argv: list[str]) -> int:
         ("call_mcp_ms", figures["call_mcp_ms"], f"median of {calls} MCP echo calls (stdio)"),
         ("call_builtin_read_ms", figures["call_builtin_read_ms"], "median of the built-in read tool"),
         ("call_overhead_ms", figures["call_overhead_ms"], "MCP minus built-in"),
+        ("loadavg_before", figures["loadavg_before"], "1-min load average at the start (2 cores)"),
+        ("loadavg_after", figures["loadavg_after"], "and at the end"),
     ])
     write_results("mcp_client", figures)
     return 0
