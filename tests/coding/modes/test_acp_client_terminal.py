@@ -157,8 +157,11 @@ def test_bash_runs_in_the_clients_terminal_with_timeout_and_cancel(tmp_path: Pat
     assert all(p.returncode is not None for p in client.processes.values())
     final = [u for u in updates if u.get("toolCallId") == "b3"][-1]
     assert final["status"] == "failed" and "Command aborted" in json.dumps(final)
-    streamed = [u for u in updates if u.get("toolCallId") == "b1" and u.get("status") != "pending"]
-    assert any("out-line" in json.dumps(u) for u in streamed)  # the output reached the client as tool content
+    b1 = [u for u in updates if u.get("toolCallId") == "b1"]
+    embedded = [u for u in b1 if u.get("status") == "in_progress" and u.get("content")]
+    assert embedded[0]["content"] == [{"type": "terminal", "terminalId": "t1"}]  # the client shows it live
+    assert b1[-1]["status"] == "failed" and b1[-1]["content"][0] == {"type": "terminal", "terminalId": "t1"}
+    assert "out-line" in json.dumps(b1[-1]["content"][1:])  # and the result text after it
 
 
 def test_without_the_capability_bash_stays_local(tmp_path: Path) -> None:

@@ -110,7 +110,8 @@ class PiAcpAgent:
             install(session, ClientFileAccess(self.client, state.session_id, read=bool(fs.read_text_file),
                                               write=bool(fs.write_text_file)))
         if self.client_capabilities is not None and self.client_capabilities.terminal:
-            install_terminal(session, ClientTerminalOperations(self.client, state.session_id))
+            install_terminal(session, ClientTerminalOperations(self.client, state.session_id,
+                                                               on_terminal=state.terminal_created))
         self.sessions[state.session_id] = state
         for problem in connect_client_servers(session, mcp_servers):
             log.warning("%s", problem)

@@ -81,6 +81,11 @@ class AcpSession:
         for update in self.mapper.map(event):
             self.enqueue(update)
 
+    def terminal_created(self, terminal_id: str) -> None:
+        """A client terminal runs a bash command of this session: show it in the tool call (``UpdateMapper``)."""
+        for update in self.mapper.terminal_created(terminal_id):
+            self.enqueue(update)
+
     def _started(self, call_id: str) -> None:
         self.enqueue(self.mapper.started(call_id))
 

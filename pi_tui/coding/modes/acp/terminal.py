@@ -9,7 +9,8 @@ tool's cwd with the variables that differ from pi-tui's own environment (``PATH`
 directory; the whole environment is not sent); the output is polled every :data:`POLL_S` s and the new part
 pushed to ``on_data`` while ``terminal/wait_for_exit`` waits. The abort signal and the timeout send
 ``terminal/kill`` and raise :class:`ShellAborted` / :class:`ShellTimedOut` with the output so far; the
-terminal is always released (``terminal/release``), also when the client fails mid-call.
+terminal is always released (``terminal/release``), also when the client fails mid-call. ``on_terminal(id)``
+is told each new terminal, so the session embeds it in the bash tool call (``UpdateMapper.terminal_created``).
 
 A client that refuses ``terminal/create`` (an error response) leaves the command to the local shell, as
 without the capability; a failure after the command started is the tool's error (the command may have run).
@@ -82,7 +83,9 @@ class ClientTerminalOperations:
     """:class:`BashOperations` over one ACP session's client terminals (module docstring)."""
 
     def __init__(self, client: Any, session_id: str, *, shell_path: str | None = None,
-                 fallback: BashOperations | None = None) -> None:
+                 fallback: BashOperations | None = None,
+                 on_terminal: Callable[[str], None] | None = None) -> None:
+        self.on_terminal = on_terminal  # told each terminal id once it exists (embedded in the tool call)
         self.client = client
         self.session_id = session_id
         self.shell_path = shell_path
@@ -111,6 +114,11 @@ class ClientTerminalOperations:
             return await self.fallback.exec(command, cwd, on_data=on_data, signal=signal, timeout_s=timeout_s,
                                             env=env)
         terminal_id = str(created.terminal_id)
+        if self.on_terminal is not None:
+            try:
+                self.on_terminal(terminal_id)
+            except Exception:  # showing the terminal is a nicety; the command goes on
+                log.exception("terminal listener failed")
         try:
             return await self._follow(terminal_id, on_data, signal, timeout_s)
         finally:

@@ -7,7 +7,9 @@ updates, in event order:
 * ``tool_execution_start`` → ``tool_call`` (status ``pending``, kind, title, locations, raw input); the
   permission gate then reports ``in_progress`` (:meth:`UpdateMapper.started`); ``tool_execution_update``
   → ``tool_call_update`` with the partial output; ``tool_execution_end`` → ``completed``/``failed`` with the
-  result text, and for ``edit``/``write`` a diff with the old and new text;
+  result text, and for ``edit``/``write`` a diff with the old and new text; a ``bash`` call that runs in a
+  client terminal (:meth:`UpdateMapper.terminal_created`) carries that terminal instead of its partial output
+  (the client shows it live), and the terminal plus the result text when it ends;
 * a tool result whose ``details`` carry ``todos`` (pi's todo example: ``[{id, text, done}]``) or ``plan``
   (``[{content, status, priority?}]``) → ``plan``;
 * UI-only ``notification`` and ``artifact`` messages (never sent to the LLM) → a message chunk
@@ -33,7 +35,7 @@ from acp import (
     update_user_message,
 )
 from acp.helpers import image_block
-from acp.schema import PlanEntry
+from acp.schema import PlanEntry, TerminalToolCallContent
 
 from pi_tui.coding.modes.acp.tool_calls import (
     FileSnapshots,
@@ -105,10 +107,20 @@ class UpdateMapper:
         self._ui_count = 0
         self._calls: dict[str, tuple[str, Any]] = {}
         self._diffed: list[str] = []  # paths whose diff a finished call already carried
+        self.terminals: dict[str, str] = {}  # call id -> the client terminal its bash command runs in
 
     def started(self, call_id: str) -> Update:
         """The ``in_progress`` update for a call the permission gate let run."""
         return update_tool_call(call_id, status="in_progress")
+
+    def terminal_created(self, terminal_id: str) -> list[Update]:
+        """The client made terminal ``terminal_id`` for a bash command: embed it in that call, when exactly one
+        bash call without a terminal is running (parallel bash calls cannot be told apart: they stream text)."""
+        running = [cid for cid, (name, _) in self._calls.items() if name == "bash" and cid not in self.terminals]
+        if len(running) != 1:
+            return []
+        self.terminals[running[0]] = terminal_id
+        return [update_tool_call(running[0], status="in_progress", content=[_terminal(terminal_id)])]
 
     def map(self, event: Any) -> list[Update]:
         """Updates for one session event (see the module docstring); unknown events give none."""
@@ -130,6 +142,8 @@ class UpdateMapper:
             return [start_tool_call(call_id, tool_title(name, args), kind=tool_kind(name), status="pending",
                                     locations=tool_locations(name, args, self.cwd), raw_input=args)]
         if kind == "tool_execution_update":
+            if _get(event, "tool_call_id") in self.terminals:
+                return []  # the embedded terminal shows the output
             text = result_text(_get(event, "partial_result"))
             return [update_tool_call(_get(event, "tool_call_id"), status="in_progress",
                                      content=text_content(text))] if text else []
@@ -144,7 +158,8 @@ class UpdateMapper:
         self._calls.pop(call_id, None)
         diffs = self.snapshots.diff(call_id, not failed)
         self._diffed.extend(d.path for d in diffs)
-        content: list[Any] = [*diffs, *text_content(result_text(result))]
+        terminal = self.terminals.pop(call_id, None)
+        content: list[Any] = [*diffs, *([_terminal(terminal)] if terminal else []), *text_content(result_text(result))]
         updates: list[Update] = [
             update_tool_call(call_id, status="failed" if failed else "completed", content=content,
                              raw_output=result_text(result))
@@ -216,3 +231,7 @@ def replay_updates(messages: Iterable[Any], cwd: str) -> list[Update]:
             ui_count += 1
             updates.extend(_artifact_updates(message, ui_count))
     return updates
+
+
+def _terminal(terminal_id: str) -> TerminalToolCallContent:
+    return TerminalToolCallContent(type="terminal", terminal_id=terminal_id)
