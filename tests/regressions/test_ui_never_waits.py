@@ -88,7 +88,8 @@ async def test_resume_with_a_slow_session_directory(tmp_path: Path, monkeypatch:
         from pi_tui.tui.modals.resume_picker import ResumePicker  # opens, empty: Tab would list every folder
 
         await wait_until(pilot, lambda: isinstance(app.screen, ResumePicker))
-        await wait_until(pilot, lambda: app.screen.query_one("OptionList").option_count == 1)
+        # the screen is current before its widgets are composed (seen under load): query, do not query_one
+        await wait_until(pilot, lambda: any(o.option_count == 1 for o in app.screen.query("OptionList")))
         assert "No sessions in this folder" in str(app.screen.query_one("OptionList").get_option_at_index(0).prompt)
 
 

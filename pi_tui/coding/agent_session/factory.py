@@ -279,7 +279,7 @@ def create_agent_session(
     )
     session.set_scoped_models(scope)
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
-        ownership.on_problem = lambda text: session.notify("warning", text)
+        ownership.on_problem = lambda text: session.notify("warning", text, persist=False)
         session.ownership = ownership
     if is_new:
         session.record_initial_settings()

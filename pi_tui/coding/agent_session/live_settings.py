@@ -93,10 +93,10 @@ def reload_settings_and_models(session: Any, manager: SettingsManager) -> list[s
 
 def reload_hook(session: Any, manager: SettingsManager) -> Any:
     """A hook for the extension runtime's ``reload_hooks``: :func:`reload_settings_and_models`, each warning
-    shown with ``session.notify("warning", ...)``."""
+    shown with ``session.notify("warning", ..., persist=False)``."""
 
     def hook() -> None:
         for warning in reload_settings_and_models(session, manager):
-            session.notify("warning", warning)
+            session.notify("warning", warning, persist=False)  # about this run's files, not the conversation
 
     return hook

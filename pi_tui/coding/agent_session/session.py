@@ -384,9 +384,10 @@ class AgentSession:
 
     # ------------------------------------------------------------------ UI-only messages
 
-    def notify(self, level: str, text: str) -> NotificationMessage:
-        """Add a UI-only notification (``info``/``warning``/``error``) to the transcript and the file."""
-        return self._ui.notify(level, text)
+    def notify(self, level: str, text: str, *, persist: bool = True) -> NotificationMessage:
+        """Add a UI-only notification (``info``/``warning``/``error``) to the transcript and the file
+        (``persist=False``: shown only, for what is about this run: :meth:`UiMessages.notify`)."""
+        return self._ui.notify(level, text, persist=persist)
 
     def add_artifact(
         self, title: str, kind: str, content: str, language: str | None = None, path: str | None = None

@@ -53,10 +53,16 @@ class UiMessages:
             f"Cannot save the session to {where}: {exc.strerror or exc}. This conversation is not being saved.",
         )
 
-    def notify(self, level: str, text: str) -> NotificationMessage:
-        """Add a UI-only notification (``info``/``warning``/``error``; anything else becomes ``info``)."""
+    def notify(self, level: str, text: str, *, persist: bool = True) -> NotificationMessage:
+        """Add a UI-only notification (``info``/``warning``/``error``; anything else becomes ``info``).
+        ``persist=False``: about this run only (a config file's problem, an MCP server's state): shown
+        (message_start/end) but neither kept in the state nor written, so a resume never replays it as current."""
         message = NotificationMessage(level=level if level in ("info", "warning", "error") else "info", text=text)
-        self.append(message)
+        if persist:
+            self.append(message)
+        else:
+            self._emit(MessageStartEvent(message=message))
+            self._emit(MessageEndEvent(message=message))
         return message
 
     def add_artifact(

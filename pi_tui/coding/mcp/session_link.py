@@ -43,7 +43,10 @@ class McpSessionLink:
     """Keeps one session's MCP tools, commands and notifications in step with its manager (module docstring).
 
     ``tool_patterns``: the ``--tools`` entries starting with ``mcp__`` (None or empty: every MCP tool);
-    ``enabled``: False for ``--no-mcp``/``--no-tools`` (no server is started, no tool offered).
+    ``enabled``: False for ``--no-mcp``/``--no-tools`` (no server is started, no tool offered);
+    ``notify_run``: how the servers' states are said (config errors, failed / connected again / still connecting:
+    about this run, so the session shows them without saving them; default ``notify``). A failed resource read
+    of a message goes through ``notify`` (it belongs to that message).
     """
 
     def __init__(
@@ -56,8 +59,10 @@ class McpSessionLink:
         send_prompt: Callable[[str], Awaitable[Any]] | None = None,
         tool_patterns: Sequence[str] | None = None,
         enabled: bool = True,
+        notify_run: Callable[[str, str], Any] | None = None,
     ) -> None:
         self.manager = manager
+        self._notify_run = notify_run or notify  # the servers' states: about this run, shown but not saved
         self.enabled = enabled
         self._set_tools = set_tools
         self._notify = notify
@@ -81,7 +86,7 @@ class McpSessionLink:
             return
         self._started = True
         for error in self.manager.errors:
-            self._notify("warning", f"MCP config: {error}")
+            self._notify_run("warning", f"MCP config: {error}")
         self._unsubscribe.append(self.manager.subscribe(self._on_change))
         if self._commands is not None and self._send_prompt is not None:
             self._unsubscribe.append(sync_prompt_commands(self._commands, self.manager, self._send_prompt, self._notify))
@@ -116,10 +121,10 @@ class McpSessionLink:
         if change.state in ("failed", "disconnected") and last != change.state:
             level = "error" if change.state == "failed" else "warning"
             verb = "failed" if change.state == "failed" else "disconnected"
-            self._notify(level, f"MCP server {change.server} {verb}: {change.error or 'no reason given'}")
+            self._notify_run(level, f"MCP server {change.server} {verb}: {change.error or 'no reason given'}")
             self._reported[change.server] = change.state
         elif change.state == "connected" and last in ("failed", "disconnected"):
-            self._notify("info", f"MCP server {change.server} connected again")
+            self._notify_run("info", f"MCP server {change.server} connected again")
             self._reported[change.server] = change.state
         elif change.state in ("connected", "disabled"):
             self._reported[change.server] = change.state
@@ -146,7 +151,7 @@ class McpSessionLink:
         if pending:
             names = ", ".join(pending)
             waited = f" after {limit:g} s" if limit is not None else ""
-            self._notify("warning", f"MCP server{'s' if len(pending) > 1 else ''} {names} still connecting{waited}: "
+            self._notify_run("warning", f"MCP server{'s' if len(pending) > 1 else ''} {names} still connecting{waited}: "
                                     "not in this prompt; the tools join later prompts once connected")
         return pending
 

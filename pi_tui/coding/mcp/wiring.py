@@ -39,6 +39,7 @@ def build_session_link(
     *,
     set_tools: Callable[[list[AgentTool]], None],
     notify: Callable[[str, str], Any],
+    notify_run: Callable[[str, str], Any] | None = None,
     commands: CommandRegistry | None = None,
     send_prompt: Callable[[str], Awaitable[Any]] | None = None,
     tools: Sequence[str] | None = None,
@@ -59,6 +60,7 @@ def build_session_link(
         manager,
         set_tools=set_tools,
         notify=notify,
+        notify_run=notify_run,
         commands=commands,
         send_prompt=send_prompt,
         tool_patterns=patterns,
@@ -98,6 +100,7 @@ def attach_mcp(session: Any, *, tools: Sequence[str] | None = None, no_mcp: bool
         session.cwd,
         set_tools=lambda offered: replace_mcp_tools(session.tools, offered),
         notify=session.notify,
+        notify_run=lambda level, text: session.notify(level, text, persist=False),  # server states: this run only
         commands=getattr(session, "commands", None),
         send_prompt=send,
         tools=tools,

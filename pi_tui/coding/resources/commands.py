@@ -107,10 +107,10 @@ def reload_session_resources(session: Any) -> list[str]:
 
 def reload_hook(session: Any) -> Callable[[], None]:
     """A hook for the extension runtime's ``reload_hooks``: :func:`reload_session_resources`, each warning
-    shown with ``session.notify("warning", ...)``."""
+    shown with ``session.notify("warning", ..., persist=False)``."""
 
     def hook() -> None:
         for warning in reload_session_resources(session):
-            session.notify("warning", warning)
+            session.notify("warning", warning, persist=False)  # about this run's files, not the conversation
 
     return hook

@@ -58,3 +58,17 @@ def script_calls(faux: FauxProvider, calls: list[tuple[str, dict[str, Any]]], fi
 def result_text(result: dict[str, Any]) -> str:
     """Text of a recorded toolResult message."""
     return "\n".join(block.get("text", "") for block in result["content"] if block["type"] == "text")
+
+
+def collect_notices(session: Any) -> list[str]:
+    """The texts of the notifications ``session`` shows from now on (MCP states are shown, not saved: they are
+    about this run, so they reach the listeners but not ``session.messages`` or the file)."""
+    texts: list[str] = []
+
+    def on_event(event: Any) -> None:
+        message = getattr(event, "message", None)
+        if getattr(event, "type", None) == "message_end" and getattr(message, "role", None) == "notification":
+            texts.append(message.text)
+
+    session.subscribe(on_event)
+    return texts

@@ -7,6 +7,7 @@ later prompt) and says on stderr which servers it runs without."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shlex
 import sys
@@ -20,6 +21,7 @@ from pi_tui.ai.types import Context
 from pi_tui.coding.mcp import session_link
 from pi_tui.coding.session_factory import create_agent_session
 from tests.coding.mcp.conftest import FAULT_SERVER
+from tests.coding.mcp.helpers import collect_notices
 
 pytestmark = pytest.mark.anyio
 CONFORMANCE = str(Path(__file__).resolve().parents[2] / "conformance")
@@ -64,11 +66,11 @@ async def test_the_first_prompt_waits_for_a_connecting_server(
     faux = register_faux_provider(provider="faux", models=[{"id": "faux-1", "name": "Faux"}])
     try:
         session = _session(tmp_path, faux)
+        notices = collect_notices(session)
         seen = _recording(faux)
         assert not session.mcp.started  # nobody started the servers: the first prompt does, and waits
         await session.prompt("what time is it?")
         assert "mcp__slow__echo" in seen[0]
-        notices = [m.text for m in session.messages if getattr(m, "role", None) == "notification"]
         assert not any("still connecting" in n for n in notices)
         await session.mcp.close()
     finally:
@@ -84,13 +86,17 @@ async def test_a_server_still_connecting_after_the_wait_is_named(
     faux = register_faux_provider(provider="faux", models=[{"id": "faux-1", "name": "Faux"}])
     try:
         session = _session(tmp_path, faux)
+        notices = collect_notices(session)
         seen = _recording(faux)
         await session.prompt("first")
         await session.prompt("second")  # only the first prompt waits, and the warning is said once
         assert not any(name.startswith("mcp__") for name in seen[0])
-        notices = [m.text for m in session.messages if getattr(m, "role", None) == "notification"]
         still = [n for n in notices if "still connecting" in n]
         assert len(still) == 1 and "stuck" in still[0] and "not in this prompt" in still[0]
+        # about this run only: shown, never saved (new-user run: resumes replayed stale MCP warnings as current)
+        assert not any("still connecting" in getattr(m, "text", "") for m in session.messages)
+        text = await asyncio.to_thread(Path(session.session_file).read_text) if session.session_file else ""
+        assert "still connecting" not in text
         await session.mcp.close()
     finally:
         faux.unregister()

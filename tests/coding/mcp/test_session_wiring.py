@@ -19,7 +19,7 @@ from pi_tui.coding.modes.json_mode import JsonLineWriter
 from pi_tui.coding.modes.rpc_mode import RpcServer
 from pi_tui.coding.session_factory import create_agent_session
 from tests.coding.mcp.conftest import FAULT_SERVER
-from tests.coding.mcp.helpers import result_text, script_calls
+from tests.coding.mcp.helpers import collect_notices, result_text, script_calls
 
 pytestmark = pytest.mark.anyio
 
@@ -59,6 +59,7 @@ async def test_session_offers_mcp_tools_and_reports_a_failed_server_once(
     tmp_path: Path, home: Path, faux: FauxProvider
 ) -> None:
     session = _session(tmp_path, faux)
+    shown = collect_notices(session)
     link = session.mcp
     assert link.enabled and not link.started and link.tools() == []
     link.start()  # returns at once; the servers connect in the background
@@ -72,9 +73,10 @@ async def test_session_offers_mcp_tools_and_reports_a_failed_server_once(
         assert "mcp__fault__echo" in session.all_tools
         await session.prompt("echo the token")
         assert result_text(sees.results[0]) == f"echo: {TOKEN}"  # the model got it
-        notices = [m.text for m in session.messages if getattr(m, "role", None) == "notification"]
-        assert sum("MCP server dead failed" in n for n in notices) == 1
-        assert "cannot start (missing FAULT_TOKEN)" in next(n for n in notices if "dead failed" in n)
+        assert sum("MCP server dead failed" in n for n in shown) == 1
+        assert "cannot start (missing FAULT_TOKEN)" in next(n for n in shown if "dead failed" in n)
+        saved = [m.text for m in session.messages if getattr(m, "role", None) == "notification"]
+        assert not any("dead failed" in n for n in saved)  # a server's state is about this run: shown, not saved
         text = await asyncio.to_thread(Path(session.session_file).read_text)
         assert TOKEN not in text and "[REDACTED]" in text  # the server's env value never reaches the file
         assert "mcp:fault:greet" in session.commands  # its prompt is a slash command

@@ -79,7 +79,7 @@ def test_reload_rediscovers_and_rebuilds_the_prompt(env: Path) -> None:
     assert "review" in session.commands and "skill:late" in session.commands
     assert len(warnings) == 1 and "bad.md" in warnings[0]
     shown: list[tuple[str, str]] = []
-    session.notify = lambda level, text: shown.append((level, text))  # type: ignore[method-assign]
+    session.notify = lambda level, text, **_: shown.append((level, text))  # type: ignore[method-assign]
     reload_hook(session)()
     assert shown == [("warning", warnings[0])]
 
