@@ -84,13 +84,22 @@ class SlashCommandHandlers:
 
     # ------------------------------------------------------------------ model
     async def model(self, arg: str, context: Any = None) -> None:
-        """``/model [search]``: the model picker, filtered by ``arg``."""
+        """``/model [search]``: an exact ``provider/id`` or a unique exact id (case-insensitive) switches at
+        once, anything else opens the model picker filtered by ``arg`` (pi 0.73.1 ``handleModelCommand``:
+        ``findExactModelReferenceMatch`` over the scoped models, else the available ones; new-user run #15)."""
+        from pi_tui.coding.config.model_resolver import find_exact_model_reference
         from pi_tui.tui.modals.model_picker import ModelPicker
 
         session = need_session(self.host)
         if session is None:
             return
         models = list(session.available_models())
+        if arg.strip():
+            scoped = [s.model for s in getattr(session, "scoped_models", [])]
+            exact = find_exact_model_reference(arg, scoped or [*models, *self.host.local_models])
+            if exact is not None:
+                self._model_chosen(exact)
+                return
         picker = ModelPicker(models, session.model, self.host.local_models, query=arg)
         self.host.push_screen(picker, self._model_chosen)
 

@@ -24,27 +24,30 @@ from pi_tui.tui.widgets.ordered_input import OrderedInput
 
 @dataclass
 class PickerEntry:
-    """One entry: ``label`` is matched and shown, ``detail`` shown dim after it, ``value`` returned."""
+    """One entry: ``label`` is matched and shown, ``detail`` shown dim after it, ``value`` returned;
+    ``names``: other names it is matched (and ranked exact) by, not shown (a model's ``provider/id``)."""
 
     label: str
     value: Any
     detail: str = ""
     current: bool = False
+    names: tuple[str, ...] = ()
 
 
 def filter_entries(entries: list[PickerEntry], query: str) -> list[PickerEntry]:
-    """Entries matching ``query`` fuzzily (label + detail): exact label first, then label prefixes, then by
-    fuzzy score; all entries for ""."""
+    """Entries matching ``query`` fuzzily (label + names + detail): an exact label or name first, then label
+    or name prefixes, then by fuzzy score; all entries for ""."""
     if not query.strip():
         return list(entries)
     matcher = Matcher(query)
     q = query.strip().lower()
 
-    def rank(label: str) -> int:
-        label = label.lower()
-        return 0 if label == q else 1 if label.startswith(q) else 2
+    def rank(entry: PickerEntry) -> int:
+        names = [n.lower() for n in (entry.label, *entry.names)]
+        return 0 if q in names else 1 if any(n.startswith(q) for n in names) else 2
 
-    scored = [(rank(e.label), matcher.match(f"{e.label} {e.detail}"), i, e) for i, e in enumerate(entries)]
+    scored = [(rank(e), matcher.match(" ".join([e.label, *e.names, e.detail])), i, e)
+              for i, e in enumerate(entries)]
     return [e for _, score, _, e in sorted(scored, key=lambda s: (s[0], -s[1], s[2])) if score > 0]
 
 

@@ -8,7 +8,8 @@ from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 
 
 def model_entries(models: list[Any], current: Any = None, local: list[Any] | None = None) -> list[PickerEntry]:
-    """Picker entries for ``models`` (``Model`` objects), current model marked; ``local`` models last."""
+    """Picker entries for ``models`` (``Model`` objects), current model marked; ``local`` models last. Each is
+    matched by id, ``provider/id`` and its detail (pi 0.73.1 ``ModelSelectorComponent.filterModels``)."""
     cur = (getattr(current, "provider", None), getattr(current, "id", None))
     entries = []
     seen = set()
@@ -20,7 +21,8 @@ def model_entries(models: list[Any], current: Any = None, local: list[Any] | Non
         detail = m.provider + (f" · {m.name}" if getattr(m, "name", "") and m.name != m.id else "")
         if getattr(m, "reasoning", False):
             detail += " · reasoning"
-        entries.append(PickerEntry(label=m.id, value=m, detail=detail, current=key == cur))
+        entries.append(PickerEntry(label=m.id, value=m, detail=detail, current=key == cur,
+                                   names=(f"{m.provider}/{m.id}",)))  # pi's selector matches provider/id
     return entries
 
 
