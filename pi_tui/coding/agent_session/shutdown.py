@@ -12,6 +12,7 @@ from outside (that is what printed ``CancelledError`` tracebacks and lost the pa
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 from typing import Any
@@ -36,7 +37,9 @@ def session_busy(session: Any) -> bool:
 async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) -> bool:
     """Abort whatever ``session`` is doing and wait until its state is saved; True when it settled in time.
 
-    Order: cancel a retry wait and a compaction, kill a user bash, abort the agent run, then wait for the
+    Order: cancel a retry wait and a compaction, kill a user bash, abort the run through the session's own
+    ``abort`` (which also stops its post-run work: no retry, compaction or continuation starts after it, so
+    queued messages stay unsent; a plain agent abort for other session objects), then wait for the
     agent, its follow-on tasks (retry/compaction continuations) and the bash to end; finally record bash runs
     that were deferred while the agent streamed, and run the ``session_shutdown`` seam. Never raises (failures are logged, the caller exits anyway);
     ``limit`` is in seconds.
@@ -47,9 +50,16 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) ->
             method = getattr(session, name, None)
             if callable(method):
                 method()
-        agent = getattr(session, "agent", None)
-        if agent is not None and hasattr(agent, "abort"):
-            agent.abort()
+        stop = getattr(session, "abort", None)
+        if inspect.iscoroutinefunction(stop):
+            # the session's own abort also stops the run's post-run work (its stop fence): an agent-only abort
+            # let a threshold compaction continue the aborted run with the queued messages after the app had
+            # quit (new-user run #38: a queued steer reached the model and its write ran after Ctrl+D)
+            await asyncio.wait_for(stop(), timeout=max(0.0, deadline - time.monotonic()))
+        else:
+            agent = getattr(session, "agent", None)
+            if agent is not None and hasattr(agent, "abort"):
+                agent.abort()
         waiter = getattr(session, "wait_for_idle", None)
         if callable(waiter):
             await asyncio.wait_for(waiter(), timeout=max(0.0, deadline - time.monotonic()))
