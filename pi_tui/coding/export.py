@@ -2,7 +2,7 @@
 
 UI-only notifications are included (they are for the user); secrets never are: known API keys that
 reached message text (an error echoing the key, a tool printing the environment) are written as
-``[REDACTED]`` (:mod:`pi_tui.ai.secret_redaction`). Default path: ``<cwd>/pi-tui-session-<id8>.(md|html)``.
+``[REDACTED]`` (:mod:`pi_tui.ai.secret_redaction`). Default path: ``<cwd>/pi-tui-session-<session file name>.(md|html)`` (:func:`default_export_path`).
 """
 
 from __future__ import annotations
@@ -85,8 +85,15 @@ def transcript_markdown(session: Any) -> str:
     return redact_text("\n".join(parts))
 
 
-def _default_path(session: Any, suffix: str) -> str:
-    return os.path.join(session.cwd, f"pi-tui-session-{session.session_id[:8]}.{suffix}")
+def default_export_path(session: Any, suffix: str) -> str:
+    """``<cwd>/pi-tui-session-<name>.<suffix>``: ``name`` is the session file's basename without ``.jsonl``
+    (pi 0.73.1 ``exportSessionToHtml``: ``pi-session-<basename>.html``), or the whole session id when there is
+    no file. Unique per session: the first 8 hex digits of a UUIDv7 are the same for every session started
+    within ~65 s, and a name made of them let one session's export replace another's (new-user run #21)."""
+    session_file = getattr(session, "session_file", None)
+    name = os.path.basename(str(session_file)) if session_file else str(session.session_id)
+    name = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
+    return os.path.join(session.cwd, f"pi-tui-session-{name}.{suffix}")
 
 
 def _write(target: str, text: str) -> None:
@@ -101,7 +108,7 @@ def _write(target: str, text: str) -> None:
 
 def export_markdown(session: Any, path: str | None = None) -> str:
     """Write the Markdown transcript; returns the path written. Raises ``OSError`` (see :func:`_write`)."""
-    target = path or _default_path(session, "md")
+    target = path or default_export_path(session, "md")
     _write(target, transcript_markdown(session))
     return target
 

@@ -35,8 +35,11 @@ def _theme_of(session: Any) -> str:
 
 def export_session_to_html(session: Any, path: str | None = None, theme: str | None = None) -> str:
     """Write the page of a live ``AgentSession``; returns the path written (default:
-    ``<cwd>/pi-tui-session-<id8>.html``). ``theme`` defaults to the session's ``settings.theme``."""
-    target = path or os.path.join(session.cwd, f"pi-tui-session-{session.session_id[:8]}.html")
+    ``<cwd>/pi-tui-session-<session file name>.html``, :func:`pi_tui.coding.export.default_export_path`).
+    ``theme`` defaults to the session's ``settings.theme``."""
+    from pi_tui.coding.export import default_export_path
+
+    target = path or default_export_path(session, "html")
     page = render_page(export_data_from_session(session), theme or _theme_of(session), session.cwd)
     write_page(target, page)
     return target

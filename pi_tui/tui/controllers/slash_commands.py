@@ -10,6 +10,7 @@ stripped) and the front end's context (unused by the built-ins); one that raises
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -196,12 +197,18 @@ class SlashCommandHandlers:
         session = need_session(self.host)
         if session is None:
             return
-        if arg.lower().endswith(".md"):
-            path = await asyncio.to_thread(session.export_markdown, arg)
+        from pi_tui.coding.export import default_export_path
+
+        markdown = arg.lower().endswith(".md")
+        target = arg or default_export_path(session, "html")
+        replaced = await asyncio.to_thread(os.path.exists, target)  # said, never silent (new-user run #21)
+        if markdown:
+            path = await asyncio.to_thread(session.export_markdown, target)
         else:
             theme = self.host.pi_theme  # the page takes the colours the user sees (pi: the current theme)
-            path = await asyncio.to_thread(session.export_html, arg or None, str(theme.path or theme.name))
-        self.host.add_notice("info", f"Session exported to: {path}")
+            path = await asyncio.to_thread(session.export_html, target, str(theme.path or theme.name))
+        self.host.add_notice("info", f"Session exported to: {path}" + (" (replaced the file there)" if replaced
+                                                                          else ""))
 
     async def copy(self, arg: str, context: Any = None) -> None:
         """``/copy``: the last answer to the clipboard."""
