@@ -174,6 +174,10 @@ def _is_valid(schema: Any, value: Any) -> bool:
 
 
 def _coerce_union(value: Any, variants: Sequence[Any]) -> Any:
+    """A value that already matches an arm is kept (pi 0.84.0, #7328: a nullable string got ``""`` for
+    ``null``); else the first arm whose coerced copy validates."""
+    if any(isinstance(variant, dict) and _is_valid(variant, value) for variant in variants):
+        return value
     for variant in variants:
         if not isinstance(variant, dict):
             continue
@@ -189,7 +193,8 @@ def coerce_with_json_schema(value: Any, schema: Any) -> Any:
     Primitive table: number/integer ← numeric strings (JS ``Number`` rules), booleans (1/0), ``null`` (0);
     boolean ← ``"true"``/``"false"``, 1/0, ``null`` (false); string ← numbers/booleans, ``null`` (``""``);
     null ← ``""``/0/false. A value already matching one member of a multi-type union is kept. ``allOf`` applies
-    each part; ``anyOf``/``oneOf`` take the first variant whose coerced copy validates; object ``properties`` /
+    each part; ``anyOf``/``oneOf`` keep a value that matches a variant, else take the first variant whose
+    coerced copy validates; object ``properties`` /
     schema-valued ``additionalProperties`` and array ``items`` (single or tuple) recurse.
     """
     if not isinstance(schema, dict):

@@ -28,6 +28,7 @@ from pi_tui.ai.types import (
     PiModel,
     TextContent,
     ToolResultMessage,
+    Usage,
     UserContent,
     UserMessage,
     now_ms,
@@ -282,12 +283,26 @@ def convert_to_llm(messages: Iterable[Any], *, block_images: bool = False) -> li
     Keeps user/assistant/toolResult, converts bashExecution/custom/summaries to user messages, drops
     ``notification``/``artifact`` (UI-only), excluded bash runs and unknown roles. ``block_images``
     replaces each image block with ``Image reading is disabled.`` (consecutive duplicates collapsed).
+
+    An assistant message kept from before the latest compaction (timestamp not after the summary's) is sent
+    without its usage: that usage counts the context as it was before the compaction, and the request's output
+    budget (:func:`pi_tui.ai.output_budget.default_max_tokens`) must not anchor on it (pi 0.80.6, #6464). The
+    stored message keeps it.
     """
+    items = list(messages)
+    boundary: int | None = None
+    for message in items:
+        if _field(message, "role") == "compactionSummary":
+            stamp = _field(message, "timestamp")
+            boundary = stamp if isinstance(stamp, int) else boundary
     out: list[Message] = []
-    for message in messages:
+    for message in items:
         converted = convert_message(message, block_images=block_images)
-        if converted is not None:
-            out.append(converted)
+        if converted is None:
+            continue
+        if boundary is not None and isinstance(converted, AssistantMessage) and converted.timestamp <= boundary:
+            converted = converted.model_copy(update={"usage": Usage()})
+        out.append(converted)
     return out
 
 

@@ -76,21 +76,27 @@ def _load_from_dir(directory: Path) -> ContextFile | None:
 def load_context_files(cwd: str | os.PathLike[str], agent_dir: str | os.PathLike[str]) -> list[ContextFile]:
     """Context files in prompt order: the agent dir's, then ancestors of ``cwd`` from the root down.
 
-    A file found twice (agent dir inside the cwd chain) is included once. Unreadable files are skipped.
+    A file found twice (agent dir inside the cwd chain, or a symlink to a file already loaded) is included once.
+    In a linked git worktree inside its main checkout, the main checkout's directories above the worktree are
+    skipped: their files are the other checkout's copies of the worktree's own (pi 0.83.0 #7221, 1.2.0 #10681;
+    :mod:`pi_tui.coding.git_worktree`). Unreadable files are skipped.
     """
+    from pi_tui.coding.git_worktree import main_checkout_above
+
     files: list[ContextFile] = []
     seen: set[str] = set()
     global_file = _load_from_dir(Path(agent_dir))
     if global_file is not None:
         files.append(global_file)
-        seen.add(global_file.path)
+        seen.add(os.path.realpath(global_file.path))
     ancestors: list[ContextFile] = []
     current = Path(os.path.abspath(cwd))
+    worktree = main_checkout_above(current)
     while True:
-        found = _load_from_dir(current)
-        if found is not None and found.path not in seen:
+        found = None if worktree is not None and worktree.in_main_checkout(current) else _load_from_dir(current)
+        if found is not None and os.path.realpath(found.path) not in seen:
             ancestors.insert(0, found)
-            seen.add(found.path)
+            seen.add(os.path.realpath(found.path))
         if current.parent == current:
             break
         current = current.parent

@@ -22,6 +22,8 @@ from pi_tui.ai.validation import (
 )
 
 CASES = json.loads((Path(__file__).parent / "data" / "validation_cases.json").read_text(encoding="utf-8"))
+PI_0_84_RESULTS = {"anyOf coercion number": {"v": "5"}}
+"""Recorded cases whose result pi 0.84.0 changed (#7328: a value matching a union arm is kept; DIFFERENCES PF7)."""
 
 
 def _call(args: Any, name: str = "t") -> ToolCall:
@@ -34,8 +36,9 @@ def test_matches_pi(case: dict[str, Any]) -> None:
     tool = Tool(name="t", parameters=case["schema"])
     if case["ok"]:
         result = validate_tool_arguments(tool, _call(case["args"]))
-        assert result == case["result"]
-        assert json.dumps(result) == json.dumps(case["result"])  # same types (bool vs int, str vs number)
+        expected = PI_0_84_RESULTS.get(case["name"], case["result"])
+        assert result == expected
+        assert json.dumps(result) == json.dumps(expected)  # same types (bool vs int, str vs number)
     else:
         with pytest.raises(ToolValidationError) as info:
             validate_tool_arguments(tool, _call(case["args"]))

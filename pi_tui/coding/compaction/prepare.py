@@ -93,11 +93,18 @@ def find_cut_point(entries: Sequence[Any], start: int, end: int, keep_recent_tok
     cut = points[0]
     accumulated = 0
     for i in range(end - 1, start - 1, -1):
-        if _get(entries[i], "type") != "message":
+        # every entry the context shows counts: messages, and custom messages and branch summaries (pi 0.80.4,
+        # #6326: those were skipped, so far more than ``keep_recent_tokens`` was kept)
+        message = message_for_compaction(entries[i])
+        if message is None:
             continue
-        accumulated += estimate_tokens(_get(entries[i], "message"))
+        accumulated += estimate_tokens(message)
         if accumulated >= keep_recent_tokens:
-            cut = next((p for p in points if p >= i), cut)
+            # no cut point at or after ``i`` (the newest turn's tool results alone exceed the budget): cut at the
+            # last one before it, so the history before that turn is still summarised (pi 0.86.0, #9740: the
+            # whole history was kept and a mid-run compaction did nothing)
+            after = next((p for p in points if p >= i), None)
+            cut = after if after is not None else next((p for p in reversed(points) if p < i), cut)
             break
     while cut > start:
         previous_type = _get(entries[cut - 1], "type")

@@ -6,7 +6,8 @@ Rules (the subset of ripgrep's / fd's behaviour the tools rely on):
 * hidden files and directories are included (pi passes ``--hidden``); ``.git`` directories are never
   entered (rg would search them with ``--hidden``; skipping them is a deliberate simplification);
 * ``.gitignore`` and ``.ignore`` files are honoured in every directory, each relative to its own
-  directory (nested files; a deeper file's decision, including ``!negation``, wins). ``.gitignore``
+  directory (nested files; a deeper file's decision, including ``!negation``, wins); a nested git repository
+  (a directory holding ``.git``) starts afresh: the ignore files above it do not apply inside it. ``.gitignore``
   files are only honoured inside a git work tree when ``require_git`` is true (rg's default; fd gets
   ``--no-require-git`` from pi so it honours them everywhere);
 * symlinks are not followed; entries are visited in sorted order (deterministic output).
@@ -93,7 +94,10 @@ def _walk_dir(directory: str, levels: list[_Level], use_gitignore: bool) -> Iter
             continue
         yield entry.path, is_dir
         if is_dir:
-            yield from _walk_dir(entry.path, levels, use_gitignore)
+            # a nested repository is a boundary: the ignore files above it do not apply inside (git, rg and fd
+            # behave so; pi 0.79.10, #5960)
+            inner = [] if os.path.lexists(os.path.join(entry.path, ".git")) else levels
+            yield from _walk_dir(entry.path, inner, use_gitignore)
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
