@@ -73,7 +73,7 @@ async def test_copy_with_a_slow_clipboard_tool(tmp_path: Path, monkeypatch: pyte
 async def test_resume_with_a_slow_session_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
 
-    def slow_listing(directory: Path) -> list[Any]:
+    def slow_listing(directory: Path, cwd: str | None = None) -> list[Any]:
         gate.run()
         return []
 

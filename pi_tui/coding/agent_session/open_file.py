@@ -46,7 +46,7 @@ def open_session_manager(
     ownership = SessionOwnership()
     target = session_file
     if target is None and continue_recent:
-        target = listing.find_most_recent_session(directory)
+        target = listing.find_most_recent_session(directory, listing.folder_scope(directory, cwd))
     if target is None:
         manager = SessionManager.create(cwd, directory)
     else:

@@ -12,7 +12,10 @@ in with pi to refresh) > environment variable (:func:`pi_tui.ai.env_keys.get_env
 resolver (models.json provider keys, set by the model registry).
 
 The file is written with mode 0600 (directory 0700) under an exclusive lock, re-read before each change so
-concurrent edits are kept. Keys never appear in ``repr``, errors or logs.
+concurrent edits are kept. Before each lookup the file is stat'ed and re-read when it changed (modification
+time, size or inode), so a long-running session uses credentials another process (``/login`` in a second
+window, a script) wrote since (pi 0.84.0, #7319); a changed file that does not parse keeps the last good
+credentials. Keys never appear in ``repr``, errors or logs.
 """
 
 from __future__ import annotations
@@ -117,8 +120,10 @@ class AuthStorage:
         self._load_failed = False
         self._runtime: dict[str, str] = {}
         self._fallback: FallbackResolver | None = None
+        self._stamp: tuple[int, int, int] | None = None  # the file as last read: (mtime_ns, size, inode)
         if data is not None:
             self._data = json.loads(json.dumps(data))
+            self._stamp = self._file_stamp()  # given data wins until the file changes
         else:
             self.reload()
 
@@ -135,10 +140,25 @@ class AuthStorage:
         """Credentials that are never read from or written to disk."""
         return cls(None, data or {})
 
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        if self.path is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _refresh(self) -> None:
+        """Re-read the file when another process changed it since it was read (module docstring)."""
+        if self.path is not None and self._file_stamp() != self._stamp:
+            self.reload()
+
     def reload(self) -> None:
         """Re-read auth.json; a bad file is reported in ``errors`` and then never overwritten."""
         if self.path is None:
             return
+        self._stamp = self._file_stamp()
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -171,14 +191,17 @@ class AuthStorage:
 
     def get(self, provider: str) -> dict[str, Any] | None:
         """The stored credential record of ``provider`` (a copy), or ``None``."""
+        self._refresh()
         record = self._data.get(provider)
         return dict(record) if isinstance(record, dict) else None
 
     def list(self) -> list[str]:
         """Providers with a stored credential."""
+        self._refresh()
         return list(self._data)
 
     def has(self, provider: str) -> bool:
+        self._refresh()
         return provider in self._data
 
     def set(self, provider: str, credential: dict[str, Any]) -> None:
@@ -232,6 +255,7 @@ class AuthStorage:
 
     def has_auth(self, provider: str) -> bool:
         """True if any key source is configured (commands are not run; OAuth tokens not checked)."""
+        self._refresh()
         return bool(
             provider in self._runtime
             or self._data.get(provider)
@@ -244,6 +268,7 @@ class AuthStorage:
         runtime = self._runtime.get(provider)
         if runtime:
             return runtime
+        self._refresh()
         record = self._data.get(provider)
         if isinstance(record, dict):
             if record.get("type") == "api_key" and isinstance(record.get("key"), str):
@@ -267,6 +292,7 @@ class AuthStorage:
 
     def get_auth_status(self, provider: str) -> dict[str, Any]:
         """Where auth would come from, without values: ``{configured, source?, label?}`` (pi's shape)."""
+        self._refresh()
         if self._data.get(provider):
             return {"configured": True, "source": "stored"}
         if provider in self._runtime:

@@ -8,6 +8,11 @@ another key order is parsed. The full searchable text is built on demand (:meth:
 
 Order: most recent activity first (last user/assistant message timestamp, else header timestamp, else mtime).
 Files whose first line is not a valid header are left out.
+
+Current-folder lookups (``-c``, ``/resume``'s first list) in a custom session directory (``--session-dir``,
+``sessionDir``, ``$PI_TUI_SESSION_DIR``: every folder's sessions in one place) keep only the sessions whose
+header ``cwd`` is the current folder (:func:`folder_scope`; pi 0.77.0: ``-c`` in project B resumed project A's
+newest session). The cwd's own per-folder directory (``--<cwd>--``) is not filtered.
 """
 
 from __future__ import annotations
@@ -211,6 +216,24 @@ def build_session_info(path: str | os.PathLike[str]) -> SessionInfo | None:
     )
 
 
+def folder_scope(directory: Path, cwd: str) -> str | None:
+    """The folder a current-folder lookup in ``directory`` is limited to: None for ``cwd``'s own per-folder
+    directory (``.../--<cwd>--``: all of it is that folder's), else ``cwd`` (module docstring)."""
+    from pi_tui.coding.config.paths import encode_cwd
+
+    return None if directory.name == encode_cwd(cwd) else cwd
+
+
+def _same_folder(a: str, b: str) -> bool:
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def _header_cwd(path: Path) -> str:
+    header = read_header(path)
+    value = header.get("cwd") if header else None
+    return value if isinstance(value, str) else ""
+
+
 def _session_files(directory: Path) -> list[Path]:
     try:
         return sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and p.is_file())
@@ -218,9 +241,11 @@ def _session_files(directory: Path) -> list[Path]:
         return []
 
 
-def list_sessions_in_dir(directory: Path) -> list[SessionInfo]:
-    """Every valid session of one directory, most recent activity first."""
+def list_sessions_in_dir(directory: Path, cwd: str | None = None) -> list[SessionInfo]:
+    """Every valid session of one directory (of folder ``cwd`` only, when given), most recent activity first."""
     infos = [info for info in map(build_session_info, _session_files(directory)) if info is not None]
+    if cwd is not None:
+        infos = [info for info in infos if _same_folder(info.cwd, cwd)]
     infos.sort(key=lambda info: info.modified, reverse=True)
     return infos
 
@@ -238,11 +263,14 @@ def list_all_sessions(sessions_dir: Path) -> list[SessionInfo]:
     return infos
 
 
-def find_most_recent_session(directory: Path) -> Path | None:
-    """The valid session file of ``directory`` with the newest mtime (pi's ``-c`` rule), or ``None``."""
+def find_most_recent_session(directory: Path, cwd: str | None = None) -> Path | None:
+    """The valid session file of ``directory`` (of folder ``cwd`` only, when given) with the newest mtime
+    (pi's ``-c`` rule), or ``None``."""
     best: tuple[float, Path] | None = None
     for path in _session_files(directory):
         if not is_valid_session_file(path):
+            continue
+        if cwd is not None and not _same_folder(_header_cwd(path), cwd):
             continue
         try:
             mtime = path.stat().st_mtime

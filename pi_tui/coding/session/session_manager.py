@@ -132,7 +132,7 @@ class SessionManager:
     def continue_recent(cls, cwd: str, session_dir: str | os.PathLike[str] | None = None) -> SessionManager:
         """Open the most recently modified valid session of ``cwd``'s session dir, else create a new one."""
         directory = Path(session_dir) if session_dir is not None else get_default_session_dir(cwd)
-        recent = listing.find_most_recent_session(directory)
+        recent = listing.find_most_recent_session(directory, listing.folder_scope(directory, cwd))
         if recent is not None:
             return cls(cwd, directory, recent, True)
         return cls(cwd, directory, None, True)
@@ -614,9 +614,10 @@ class SessionManager:
     def list_sessions(
         cwd: str, session_dir: str | os.PathLike[str] | None = None
     ) -> list[listing.SessionInfo]:
-        """Sessions of ``cwd``'s session dir, most recently active first (lazy metadata)."""
+        """Sessions of ``cwd`` in its session dir (a custom one holds every folder's: only ``cwd``'s are listed),
+        most recently active first (lazy metadata)."""
         directory = Path(session_dir) if session_dir is not None else get_default_session_dir(cwd)
-        return listing.list_sessions_in_dir(directory)
+        return listing.list_sessions_in_dir(directory, listing.folder_scope(directory, cwd))
 
     @staticmethod
     def list_all_sessions(sessions_dir: str | os.PathLike[str] | None = None) -> list[listing.SessionInfo]:

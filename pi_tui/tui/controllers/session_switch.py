@@ -152,9 +152,11 @@ class SessionSwitchCommands:
 
         session = self.host.session
         directory = session.session_manager.session_dir if session is not None else None
-        if not directory:
+        if session is None or not directory:
             return []
-        return await asyncio.to_thread(listing.list_sessions_in_dir, Path(directory))
+        cwd = session.session_manager.get_cwd()
+        return await asyncio.to_thread(listing.list_sessions_in_dir, Path(directory),
+                                       listing.folder_scope(Path(directory), cwd))
 
     def _sources(self) -> Any:
         from pi_tui.coding.config.paths import get_sessions_dir
@@ -163,8 +165,20 @@ class SessionSwitchCommands:
         from pi_tui.tui.modals.resume_picker import ResumeSources
 
         root = self._sessions_root or get_sessions_dir
-        return ResumeSources(load_all=lambda: listing.list_all_sessions(root()), load_preview=session_preview,
-                             rename=self._rename, delete=self._delete)
+        session = self.host.session
+        directory = session.session_manager.session_dir if session is not None else None
+        custom = None
+        if session is not None and directory and listing.folder_scope(Path(directory), session.cwd):
+            custom = Path(directory)
+
+        def load_all() -> list[Any]:
+            infos = listing.list_all_sessions(root())
+            if custom is not None and custom.parent != root():  # a custom session dir: its sessions too (pi 0.77.0)
+                infos = sorted([*infos, *listing.list_sessions_in_dir(custom)], key=lambda i: i.modified, reverse=True)
+            return infos
+
+        return ResumeSources(load_all=load_all, load_preview=session_preview, rename=self._rename,
+                             delete=self._delete)
 
     def _is_open(self, path: str) -> bool:
         current = self.host.session.session_file if self.host.session is not None else None
