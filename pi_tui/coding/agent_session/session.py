@@ -174,6 +174,7 @@ class AgentSession:
         self._tree = TreeNavigator(
             agent=agent, session_manager=manager, models=models, reserve_tokens=self._branch_reserve_tokens,
             emit=self._emit, hooks=self.hooks, summary_retry=lambda: self._compactor.summary_retry("branchSummary"),
+            is_compacting=lambda: self.is_compacting,
         )
         agent.convert_to_llm = self._convert_to_llm
         AgentSeams(self.hooks).install(agent)  # seams: context, tool_call, tool_result

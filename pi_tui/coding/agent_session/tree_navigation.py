@@ -101,8 +101,10 @@ class TreeNavigator:
         emit: Callable[[Any], None],
         hooks: SessionHooks,
         summary_retry: Callable[[], SummaryRetry | None] = lambda: None,
+        is_compacting: Callable[[], bool] = lambda: False,
     ) -> None:
         self._summary_retry = summary_retry
+        self._is_compacting = is_compacting
         self._agent = agent
         self._manager = session_manager
         self._models = models
@@ -143,6 +145,8 @@ class TreeNavigator:
             return {"cancelled": False}
         if self._agent.state.is_streaming:
             raise RuntimeError("Cannot navigate while the agent is working")
+        if self._is_compacting():  # the compaction would land on the new branch (new-user run #28)
+            raise RuntimeError("Cannot navigate while the context is being compacted")
         model = self._agent.state.model
         if summarize and model is None:
             raise RuntimeError("No model available for summarization")

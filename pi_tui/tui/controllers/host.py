@@ -65,6 +65,14 @@ class AppHost(Protocol):
     async def push_screen_wait(self, screen: Any) -> Any: ...
 
 
+def session_working(host: AppHost, session: TuiSession) -> bool:
+    """True while the agent streams or the session compacts (an automatic compaction mid-run included) or waits
+    to retry: a switch of branch or session then must ask to stop it first (new-user run #28: a /tree jump
+    during a mid-run compaction put the compaction on the new branch and continued the old turn there)."""
+    return bool(host.working or host.compacting or session.is_streaming or session.is_compacting
+                or getattr(session, "is_retrying", False))
+
+
 def need_session(host: AppHost) -> TuiSession | None:
     """The session, or None after telling the user why there is none (still starting / failed)."""
     if host.session is None:

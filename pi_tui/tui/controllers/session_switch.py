@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.host import AppHost, need_session, session_working
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
 from pi_tui.tui.transcript_builder import compaction_note
@@ -35,7 +35,7 @@ class SessionSwitchCommands:
         """False when the user keeps the running agent (nothing is done then)."""
         host = self.host
         session = host.session
-        if session is None or not (host.working or session.is_streaming):
+        if session is None or not session_working(host, session):
             return True
         from pi_tui.tui.modals.confirm import ConfirmModal
 

@@ -17,7 +17,7 @@ from typing import Any
 from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui import clipboard
 from pi_tui.tui.commands import BUILTIN_COMMANDS
-from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.host import AppHost, need_session, session_working
 from pi_tui.tui.controllers.session_switch import SessionSwitchCommands
 from pi_tui.tui.controllers.tree_command import TreeCommand
 from pi_tui.tui.keymap import DESCRIPTIONS, SCREEN_DESCRIPTIONS
@@ -131,7 +131,7 @@ class SlashCommandHandlers:
         session = need_session(host)
         if session is None:
             return
-        if host.working or session.is_streaming:
+        if session_working(host, session):
             from pi_tui.tui.modals.confirm import ConfirmModal
 
             question = "The agent is still working. Abort the run and start a new session?"

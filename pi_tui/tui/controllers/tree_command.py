@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from pi_tui.coding.session.tree_view import build_tree_view
-from pi_tui.tui.controllers.host import AppHost, need_session
+from pi_tui.tui.controllers.host import AppHost, need_session, session_working
 from pi_tui.tui.log_setup import log
 
 SUMMARY_CHOICES = ("No summary", "Summarize", "Summarize with custom prompt")
@@ -107,8 +107,9 @@ class TreeCommand:
         if entry_id == session.session_manager.get_leaf_id():
             host.add_notice("status", "Already at this point")
             return
-        if host.working or session.is_streaming:
-            host.add_notice("warning", "The agent is working: wait for it (or press Esc to stop it), then use /tree")
+        if session_working(host, session):
+            what = "compacting the context" if host.compacting or session.is_compacting else "working"
+            host.add_notice("warning", f"The agent is {what}: wait for it (or press Esc to stop it), then use /tree")
             return
         settings = self._settings()
         skip = bool(settings.get_branch_summary_settings().get("skipPrompt")) if settings is not None else False
