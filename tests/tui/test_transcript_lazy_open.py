@@ -6,8 +6,11 @@ from __future__ import annotations
 import gc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi_tui.tui import launch
+from pi_tui.tui.widgets.transcript_items import UserItem
 from tests.tui.test_transcript import Host, many_items
 
 
@@ -27,8 +30,10 @@ async def test_only_the_view_is_rendered_before_the_first_repaint_then_a_page_ar
         in_view = _in_view(t)
         assert all(items[i].is_cached(app.ctx, width) for i in in_view)
         assert t.render_count <= len(in_view) + 4, "only the lines in view are rendered before the first paint"
-        await pilot.pause()
-        await pilot.pause(0.05)
+        for _ in range(100):  # the page around the view is rendered one item per message after the repaint
+            await pilot.pause(0.01)
+            if not t._margin_pending:
+                break
         lo, _ = t._visible_range(t.size.height)
         assert lo < in_view[0] and all(items[i].is_cached(app.ctx, width) for i in range(lo, in_view[0])), (
             "the page above the view is ready for PageUp after the repaint")
@@ -62,3 +67,17 @@ def test_the_start_pause_of_the_collector_ends_however_the_start_ends() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(text=st.text(alphabet="ab \n", max_size=400), width=st.integers(min_value=1, max_value=200))
+def test_height_estimates_are_the_text_formula_and_follow_changes(text: str, width: int) -> None:
+    """The estimate keeps its formula (2 + one row per line + one more per full width of a line) while the line
+    lengths are kept between resizes; a changed item is estimated from its new text."""
+    item = UserItem(text)
+    w = max(10, width - 2)
+    assert item.estimate_height(width) == 2 + sum(1 + len(line) // w for line in text.split("\n"))
+    assert item.estimate_height(width + 7) == 2 + sum(1 + len(line) // max(10, width + 5) for line in text.split("\n"))
+    item.text = text + "\n" + "x" * 300
+    item.changed()
+    assert item.estimate_height(width) == 2 + sum(1 + len(line) // w for line in item.text.split("\n"))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from rich.segment import Segment
 from textual import events
@@ -464,9 +465,26 @@ class Transcript(ScrollView, can_focus=False):
         self._settle_following()
 
     def _render_margin(self) -> None:
-        """Render one page above and below the view (ready for the next page key) once the view is painted."""
+        """Render one page above and below the view (ready for the next page key) once the view is painted: one
+        item per call, nearest to the view first, each next one after the messages already waiting (a key pressed
+        meanwhile waits for one item's render, not for a page of them)."""
         self._margin_pending = False
-        self._ensure_visible_rendered(margin=self.size.height)
+        if not self.items or not self.is_mounted:
+            return
+        width = self._width or self.content_width
+        lo, hi = self._visible_range(margin=self.size.height)
+        view_lo, view_hi = self._visible_range(0)
+        wait = self._dirty if self._flush_timer is not None else ()
+        above = range(view_lo - 1, lo - 1, -1)
+        below = range(view_hi + 1, hi + 1)
+        for i in (k for pair in zip_longest(above, below) for k in pair if k is not None):
+            if i in wait or self.items[i].is_cached(self.ctx, width):
+                continue
+            if self._render_item(i, width):
+                self._place()
+            self._margin_pending = True
+            self.call_later(self._render_margin)
+            return
 
     def on_resize(self, event: events.Resize) -> None:
         self._laid_out = True

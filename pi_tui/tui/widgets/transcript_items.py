@@ -14,6 +14,7 @@ in ``folded_items``.
 from __future__ import annotations
 
 import time
+from array import array
 from typing import Any
 
 from rich.console import RenderableType
@@ -59,6 +60,8 @@ class TranscriptItem:
         self._measured: dict[int, int] = {}  # width -> rendered height, valid for ``_measured_for``
         self._measured_for: tuple[int, int] | None = None  # (ctx.generation, version) of ``_measured``
         self._last_measure: tuple[int, int] | None = None  # (width, height) of the latest render, any version
+        self._line_lengths: array[int] | None = None  # lengths of plain_text()'s lines (estimate_height)
+        self._line_lengths_for = -1  # the version they are of
 
     def changed(self) -> None:
         """The item's data changed: its next ``strips`` call re-renders."""
@@ -138,10 +141,20 @@ class TranscriptItem:
         return max(1, round(h0 * self.estimate_height(width) / max(1, self.estimate_height(w0))))
 
     def estimate_height(self, width: int) -> int:
-        """Cheap guess of the rendered height, used before an off-screen item is first rendered."""
-        text = self.plain_text()
+        """Cheap guess of the rendered height, used before an off-screen item is first rendered. The lengths of
+        the text's lines are kept per ``version`` (a resize estimated 10,000 items again from their text, which
+        took most of the re-wrap; issue 15)."""
+        lengths = self._line_lengths
+        if lengths is None or self._line_lengths_for != self.version:
+            lengths = self._line_lengths = array("I", sorted(map(len, self.plain_text().split("\n")), reverse=True))
+            self._line_lengths_for = self.version
         w = max(10, width - 2)
-        return 2 + sum(1 + len(line) // w for line in text.split("\n"))
+        rows = 2 + len(lengths)
+        for n in lengths:  # longest first: the lines shorter than the width take one row each
+            if n < w:
+                break
+            rows += n // w
+        return rows
 
     def plain_text(self) -> str:
         """Text used for height estimates and search."""
