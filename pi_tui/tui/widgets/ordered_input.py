@@ -18,6 +18,7 @@ from typing import Any
 from textual import events
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
+from textual.widgets.text_area import Location
 
 KeyHandler = Callable[[events.Key], bool]
 
@@ -57,7 +58,17 @@ class OrderedInput(Input):
 
 class OrderedTextArea(TextArea):
     """``TextArea`` whose keys all take effect in typing order (Backspace, Delete, arrows in a burst act where
-    they were typed); arguments are ``TextArea``'s."""
+    they were typed); Home/End/Ctrl+U/Ctrl+K act on the logical line, as in the main editor (new-user run #23).
+    Arguments are ``TextArea``'s."""
+
+    def get_cursor_line_start_location(self, smart_home: bool = False) -> Location:
+        """Column 0 of the cursor's logical line (not the wrapped screen row)."""
+        return self.cursor_location[0], 0
+
+    def get_cursor_line_end_location(self) -> Location:
+        """The end of the cursor's logical line (not the wrapped screen row)."""
+        row = self.cursor_location[0]
+        return row, len(self.document[row])
 
     async def _on_key(self, event: events.Key) -> None:
         await super()._on_key(event)

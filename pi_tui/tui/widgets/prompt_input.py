@@ -175,6 +175,19 @@ class PromptInput(TextArea):
         """Textual's word jump, never inside a cluster (also what Alt+D deletes to)."""
         return self.clamp_visitable(super().get_cursor_word_right_location())
 
+    # ------------------------------------------------------------ logical lines
+    # Home/Ctrl+A, End/Ctrl+E, Ctrl+U and Ctrl+K act on the line between newlines, not the screen row it wraps
+    # to (pi 0.73.1 editor moveToLineStart/moveToLineEnd/deleteToStartOfLine/deleteToEndOfLine; readline).
+    # Textual's TextArea uses the wrapped row: Ctrl+U on a 3-row line deleted only its last row (new-user #23).
+    def get_cursor_line_start_location(self, smart_home: bool = False) -> Location:
+        """Column 0 of the cursor's logical line (pi: no "smart home" to the first non-blank)."""
+        return self.cursor_location[0], 0
+
+    def get_cursor_line_end_location(self) -> Location:
+        """The end of the cursor's logical line."""
+        row = self.cursor_location[0]
+        return row, len(self.document[row])
+
     # ------------------------------------------------------------ pastes
     async def _on_paste(self, event: events.Paste) -> None:
         """Insert a paste; a large one is stored and shown as pi's marker (expanded by ``expanded_text``)."""
