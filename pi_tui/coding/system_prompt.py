@@ -188,7 +188,11 @@ def build_system_prompt(
         if "bash" in names and not explorers:
             add("Use bash for file operations like ls, rg, find")
         elif "bash" in names:
-            add("Prefer grep/find/ls tools over bash for file exploration (faster, respects .gitignore)")
+            # only the exploration tools that are active (pi 0.77.0, #5132: grep/find/ls were named, and
+            # preferred, when only some of them were available); all three: pi's own wording
+            active = "/".join(n for n in ("grep", "find", "ls") if n in explorers)
+            noun = "tools" if len(explorers) > 1 else "tool"
+            add(f"Prefer {active} {noun} over bash for file exploration (faster, respects .gitignore)")
         for line in tool_guidelines:
             add(line)
         add("Be concise in your responses")

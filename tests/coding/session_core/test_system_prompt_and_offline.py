@@ -38,7 +38,7 @@ def test_context_files_and_append(tmp_path: Path) -> None:
     prompt = build_system_prompt(cwd=str(project), tools=["read", "bash", "grep"], append_system_prompt="EXTRA",
                                  context_files=files)
     assert "- grep: Search file contents for patterns (respects .gitignore)" in prompt
-    assert "Prefer grep/find/ls tools over bash for file exploration" in prompt
+    assert "Prefer grep tool over bash for file exploration" in prompt  # only active tools (pi 0.77.0)
     assert prompt.index("EXTRA") < prompt.index("# Project Context") < prompt.index(f"## {project}/AGENTS.md")
     assert prompt.endswith(f"\n\nCurrent working directory: {project}")
     custom = build_system_prompt(cwd="/x", custom_prompt="Be brief.")
