@@ -1,7 +1,7 @@
 """Scripted loopback LLM server: a Python port of pi-traces ``gen/mock-llm-server.mjs``.
 
 Speaks OpenAI Chat Completions SSE (any path without ``/v1/messages``) and Anthropic Messages SSE
-(``/v1/messages``). The n-th request gets ``script[n-1]``:
+(``/v1/messages``). The n-th request gets ``script[n-1]``; ``GET .../models`` lists ``model`` (not recorded):
 
 * ``{"type": "text", "text", "chunkDelayMs"?, "usage"?}``
 * ``{"type": "tool", "calls": [{"id", "name", "args"}], "text"?, "usage"?}`` (optional leading text block)
@@ -159,6 +159,16 @@ class MockLlmServer:
 
             def log_message(self, format: str, *args: Any) -> None:  # silence
                 return
+
+            def do_GET(self) -> None:  # noqa: N802 - OpenAI's model list (``GET .../models``), not recorded
+                found = self.path.rstrip("/").endswith("/models")
+                data = _js({"object": "list", "data": [{"id": owner.model, "object": "model"}]} if found
+                           else {"error": {"message": "not found"}}).encode()
+                self.send_response(200 if found else 404)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length") or 0)

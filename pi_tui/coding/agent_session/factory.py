@@ -21,6 +21,7 @@ from pi_tui.ai.secret_redaction import register_env_secrets
 from pi_tui.ai.types import Model
 from pi_tui.coding.agent_session.live_settings import reload_hook, session_settings_from
 from pi_tui.coding.agent_session.open_file import open_session_manager
+from pi_tui.coding.agent_session.pending_model import PendingModel
 from pi_tui.coding.agent_session.session import AgentSession
 from pi_tui.coding.agent_session.settings import SessionSettings
 from pi_tui.coding.agent_session.wiring import SessionAgent
@@ -98,6 +99,19 @@ def _resolve_model(
         if found is not None and access.has_auth(found):
             return found, None
     return access.default_model(), None
+
+
+def _extensions_may_load(cwd: str, agent_dir: Path, paths: list[str] | None, no_extensions: bool,
+                         settings: SettingsManager) -> bool:
+    """True when some extension will load (one could register the ``--model``'s provider)."""
+    from pi_tui.coding.extensions.loader import ExtensionSources, discover_extensions
+    from pi_tui.coding.extensions.setup import settings_extension_paths
+
+    sources = ExtensionSources(cwd=cwd, agent_dir=agent_dir, project_trusted=None, cli_paths=list(paths or []),
+                               settings_paths=settings_extension_paths(settings.get_global_settings()),
+                               project_settings_paths=settings_extension_paths(settings.get_project_settings()),
+                               no_extensions=no_extensions)
+    return bool(discover_extensions(sources).paths)
 
 
 def _model_scope(access: RegistryModelAccess, patterns: list[str] | None, settings: SettingsManager,
@@ -205,9 +219,18 @@ def create_agent_session(
     is_new = not manager.get_entries()
     # skipped session lines and unusable config files are shown, not hidden
     warnings: list[str] = [*lock_notes, *manager.warnings, *access.errors]
-    chosen, pattern_level = _resolve_model(
-        access, provider, model, None if is_new else context.model, settings_manager, warnings
-    )
+    pending: PendingModel | None = None
+    try:
+        chosen, pattern_level = _resolve_model(
+            access, provider, model, None if is_new else context.model, settings_manager, warnings
+        )
+    except SessionSetupError as exc:  # perhaps an extension's provider: resolved again once they load
+        if not _extensions_may_load(cwd, agent_dir, extension_paths, no_extensions, settings_manager):
+            raise
+        pending = PendingModel(provider, model, str(exc), thinking=thinking)
+        chosen, pattern_level = _resolve_model(
+            access, None, None, None if is_new else context.model, settings_manager, warnings
+        )
     scope = _model_scope(access, models, settings_manager, warnings)
     if scope and not (provider or model) and is_new:  # pi main.ts: the saved default if in scope, else the first
         saved = (settings_manager.default_provider, settings_manager.default_model)
@@ -218,7 +241,7 @@ def create_agent_session(
     offline = False
     if chosen is None and api_key:
         raise SessionSetupError("--api-key needs --provider (or --model) to know which provider the key is for")
-    if chosen is None and not (provider or model) and not access.configured_anything() \
+    if chosen is None and (pending is not None or not (provider or model)) and not access.configured_anything() \
             and not model_config_broken(access):
         chosen = offline_model()
         offline = True
@@ -230,6 +253,8 @@ def create_agent_session(
     has_session_level = any(e.type == "thinking_level_change" for e in manager.get_entries())
     level = thinking or pattern_level or (context.thinking_level if has_session_level else None)
     level = level or session_settings.default_thinking_level
+    if pending is not None:
+        pending.default_level, pending.record_initial = level, is_new
     level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
 
     # read's non-vision note follows the model in use (pi: ctx.model); ``agent`` is bound below
@@ -281,7 +306,8 @@ def create_agent_session(
     if ownership is not None:  # a write refused (another writer, a take-over) is said once, in the transcript
         ownership.on_problem = lambda text: session.notify("warning", text, persist=False)
         session.ownership = ownership
-    if is_new:
+    session.pending_model = pending
+    if is_new and pending is None:  # else once the pending --model is resolved (pending_model.py)
         session.record_initial_settings()
     elif not has_session_level:
         manager.append_thinking_level_change(level)

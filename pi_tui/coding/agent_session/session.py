@@ -125,6 +125,8 @@ class AgentSession:
         self._offline = offline
         self._sleep = sleep or asyncio.sleep
         self.startup_warnings: list[str] = []
+        self.pending_model: Any = None  # a --model waiting for extension providers (pending_model.py)
+        self.model_error: str | None = None  # that --model still matched nothing once extensions loaded
         self.ownership: SessionOwnership | None = None  # the write guard (None: --no-session); set by the factory
         self.hooks = SessionHooks()
         """The extension seams (:class:`~pi_tui.coding.agent_session.hooks.SessionHooks`)."""

@@ -30,6 +30,13 @@ from pi_tui.coding.config.models_json import (
     load_models_json,
 )
 from pi_tui.coding.config.paths import get_models_path
+from pi_tui.coding.config.registered_providers import (
+    RegisteredProvider,
+    apply_registration,
+    drop_stream,
+    merge_registration,
+    parse_registration,
+)
 
 
 def _catalogue() -> tuple[Callable[[], list[str]], Callable[[str], list[Model]]]:
@@ -133,6 +140,7 @@ class ModelRegistry:
         self._models: list[Model] = []
         self._providers: dict[str, ProviderConfig] = {}
         self._model_headers: dict[tuple[str, str], dict[str, str]] = {}
+        self._registered: dict[str, RegisteredProvider] = {}  # register_provider (extensions)
         self.refresh()
 
     @classmethod
@@ -186,7 +194,30 @@ class ModelRegistry:
                     models.append(custom)
                 else:
                     models[index] = custom
+        for registration in self._registered.values():  # extension providers, applied again on top
+            models = apply_registration(models, self._providers, self._model_headers, registration)
         self._models = models
+
+    # ------------------------------------------------------------------ run-time providers
+
+    def register_provider(self, name: str, config: Any, stream_simple: Any = None) -> None:
+        """pi's ``registerProvider``: add or override provider ``name`` (``registered_providers.py`` has the
+        rules); takes effect at once. Raises ``ValueError`` for an invalid config."""
+        registration = parse_registration(name, config, stream_simple)
+        self._models = apply_registration(self._models, self._providers, self._model_headers, registration)
+        self._registered[name] = merge_registration(self._registered.get(name), registration)
+
+    def unregister_provider(self, name: str) -> None:
+        """pi's ``unregisterProvider``: drop a registration and restore what it overrode (no-op if unknown)."""
+        registration = self._registered.pop(name, None)
+        if registration is None:
+            return
+        drop_stream(registration)
+        self.refresh()
+
+    def registered_providers(self) -> list[str]:
+        """Names given to :meth:`register_provider`, in order."""
+        return list(self._registered)
 
     # ------------------------------------------------------------------ queries
 

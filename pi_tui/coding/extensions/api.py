@@ -322,6 +322,18 @@ class ExtensionAPI:
         """Set the session's display name."""
         self._host.set_session_name(name)
 
+    def register_provider(self, name: str, config: Mapping[str, Any]) -> None:
+        """pi's ``registerProvider``: add provider ``name`` with its models, or override an existing one's
+        ``baseUrl``/``headers``/``apiKey``. ``config``: models.json's provider shape (camelCase or snake_case
+        keys) plus ``stream_simple`` (``streamSimple``), a ``(model, context, options) ->
+        AssistantMessageEventStream`` for a custom ``api``. Queued during ``activate``, at once afterwards
+        (``providers.py``); raises ``ValueError`` for an invalid config after loading."""
+        self._runtime.providers.register(self._extension, name, config)
+
+    def unregister_provider(self, name: str) -> None:
+        """pi's ``unregisterProvider``: remove ``name`` and restore what it overrode."""
+        self._runtime.providers.unregister(self._extension, name)
+
     def get_commands(self) -> list[dict[str, Any]]:
         """The commands a prompt may invoke (RPC ``get_commands``): extension commands, then templates,
         then skills: ``{"name", "description", "source", "sourceInfo": {"path"}}``."""

@@ -30,6 +30,7 @@ from pi_tui.coding.extensions.loader import (
     forget_module,
     import_extension,
 )
+from pi_tui.coding.extensions.providers import ProviderRegistrations, refresh_current_model
 from pi_tui.coding.extensions.registries import (
     CommandRegistry,
     FlagRegistry,
@@ -56,6 +57,11 @@ def invocable_commands(commands: CommandRegistry) -> list[dict[str, Any]]:
     return rpc_commands(commands)
 
 
+def _model_registry(host: Any) -> Any:
+    """The session's model registry (``session.models.registry``), or None."""
+    return getattr(getattr(getattr(host, "session", None), "models", None), "registry", None)
+
+
 class ExtensionRuntime:
     """Extensions of one session (module docstring). ``host``: the session side
     (:class:`~pi_tui.coding.extensions.host.ExtensionHost`); ``commands``: the session's command registry;
@@ -79,6 +85,8 @@ class ExtensionRuntime:
         self.guarded_ui = GuardedUI(self)
         self.runner = ExtensionRunner(on_error=self._on_error, context_factory=self.context, timeout=timeout)
         self.events = EventBus(self)
+        self.providers = ProviderRegistrations(lambda: _model_registry(host), self.runner)
+        self.providers.listeners.append(lambda: refresh_current_model(host))
         self.statuses: dict[str, str | None] = {}
         self.widgets: set[str] = set()  # keys of the widgets extensions set (cleared on unload)
         self.error_listeners: list[Callable[[ExtensionError], None]] = []
@@ -201,6 +209,7 @@ class ExtensionRuntime:
         """Discover and load every extension of ``sources`` (``loader.py``); returns the failures (each was
         also reported)."""
         self.sources = sources
+        self.providers.begin_loading()
         discovery = discover_extensions(sources)
         errors: list[ExtensionError] = []
         for raw, problem in discovery.problems:
@@ -211,6 +220,7 @@ class ExtensionRuntime:
             failure = await self.load_one(entry)
             if failure is not None:
                 errors.append(failure)
+        self.providers.flush()  # pi: queued register_provider calls apply once all extensions loaded
         return errors
 
     async def load_one(self, entry: Path) -> ExtensionError | None:
@@ -247,6 +257,7 @@ class ExtensionRuntime:
         self.shortcuts.remove_owner(owner)
         self.flags.remove_owner(owner)
         self.renderers.remove_owner(owner)
+        self.providers.remove_owner(owner)
         self.events.remove_owner(extension)
         self.runner.remove(extension)
         if extension.module is not None:

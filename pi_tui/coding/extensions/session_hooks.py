@@ -277,6 +277,9 @@ class SessionExtensions:
             from pi_tui.coding.extensions.setup import load_extensions
 
             await load_extensions(self)
+            from pi_tui.coding.agent_session.pending_model import resolve_pending_model
+
+            resolve_pending_model(getattr(self.host, "session", None))  # a --model of an extension's provider (pi: flushed first)
             await self.runtime.start("startup")
             return
         await self.runtime.shutdown(reason)

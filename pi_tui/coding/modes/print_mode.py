@@ -82,6 +82,10 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     await start_mode_extensions(  # no UI: pi's defaults; failures on stderr / as extension_error lines
         session, on_error=(lambda e: writer.write(extension_error_event(e))) if writer is not None else print_error
     )
+    if getattr(session, "model_error", None):  # a --model no extension's provider matched (pending_model.py)
+        print(f"Error: {session.model_error}", file=sys.stderr)
+        await stop_mode_extensions(session)
+        return 1
 
     for signum, code in ((signal.SIGTERM, 143), (signal.SIGHUP, 129)):
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
