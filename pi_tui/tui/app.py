@@ -239,6 +239,7 @@ class PiApp(App[int]):
                                                  resources=lambda: listed_resources(getattr(self._mcp_link, "manager", None)))
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
+        yield self.extensions_controller.parts.header_slot  # an extension's header (ctx.ui.set_header)
         with Horizontal(id="main"):
             yield self.transcript
             yield self.tool_panel
@@ -249,6 +250,7 @@ class PiApp(App[int]):
         yield self.completion_list
         yield self.extensions_controller.widgets_below
         yield self.footer
+        yield self.extensions_controller.parts.footer_slot  # an extension's footer (ctx.ui.set_footer)
 
     def on_mount(self) -> None:
         self._ui_ready = True
@@ -470,6 +472,7 @@ class PiApp(App[int]):
                            starting=self.session_error is None)
         data.statuses = dict(self.extensions_controller.statuses)  # extension status segments (pi)
         self.footer.set_data(data)
+        self.extensions_controller.parts.footer_changed()  # a custom footer renders again
 
     def _on_session_event(self, event: Any) -> None:
         """The session listener: apply ``event`` to the widgets; a failure is logged and shown once (it used

@@ -2,7 +2,8 @@
 (``confirm`` → :class:`ConfirmModal`, ``select`` → :class:`FuzzyPicker`, ``input``/``editor`` →
 :class:`TextPromptModal`), ``notify`` as a Textual toast, ``set_status`` as footer segments
 (``on_status(statuses)``), ``set_widget`` as blocks of lines above/below the editor (``on_widget``), ``set_title`` as the app title, editor text through ``get/set_editor_text``
-callbacks the app gives.
+callbacks the app gives; custom header/footer, the working row, tool expansion and pastes through
+:class:`~pi_tui.tui.custom_parts.CustomParts` (``parts``).
 
 A dialog whose caller is cancelled (``timeout_ms`` expired, the handler abandoned) is dismissed with its
 default, so no modal stays behind. A dialog with ``timeout_ms`` shows a live countdown after its title
@@ -23,6 +24,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pi_tui.tui.custom_parts import CustomParts
 from pi_tui.tui.modals.confirm import ConfirmModal
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 from pi_tui.tui.modals.text_prompt import TextPromptModal
@@ -41,8 +43,10 @@ class TextualExtensionUI:
         get_editor_text: Callable[[], str] | None = None,
         set_editor_text: Callable[[str], None] | None = None,
         on_widget: Callable[[str, list[str] | None, str], None] | None = None,
+        parts: CustomParts | None = None,
     ) -> None:
         self.app = app
+        self.parts = parts
         self.on_widget = on_widget
         self.statuses: dict[str, str] = {}
         self.on_status = on_status
@@ -154,3 +158,44 @@ class TextualExtensionUI:
     def get_editor_text(self) -> str:
         """The editor's text."""
         return self._get_editor_text() if self._get_editor_text is not None else ""
+
+    # ---------------------------------------------------------------- custom parts (custom_parts.py)
+
+    def set_header(self, spec: Any) -> None:
+        """An extension's header component (None: the built-in header)."""
+        if self.parts is not None:
+            self.parts.set_header(spec)
+
+    def set_footer(self, spec: Any) -> None:
+        """An extension's footer component (None: the built-in footer)."""
+        if self.parts is not None:
+            self.parts.set_footer(spec)
+
+    def set_working_message(self, message: str | None) -> None:
+        """The working row's text (None: the default)."""
+        if self.parts is not None:
+            self.parts.set_working_message(message)
+
+    def set_working_visible(self, visible: bool) -> None:
+        """Show or hide the working row."""
+        if self.parts is not None:
+            self.parts.set_working_visible(visible)
+
+    def set_working_indicator(self, frames: list[str] | None, interval_ms: int | None) -> None:
+        """The working spinner's frames (None: the default)."""
+        if self.parts is not None:
+            self.parts.set_working_indicator(frames, interval_ms)
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        """Expand or collapse tool output."""
+        if self.parts is not None:
+            self.parts.set_tools_expanded(expanded)
+
+    def get_tools_expanded(self) -> bool:
+        """Whether tool output is expanded."""
+        return self.parts.get_tools_expanded() if self.parts is not None else False
+
+    def paste_to_editor(self, text: str) -> None:
+        """Paste ``text`` into the editor."""
+        if self.parts is not None:
+            self.parts.paste_to_editor(text)

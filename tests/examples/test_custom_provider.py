@@ -108,3 +108,24 @@ async def test_the_examples_providers_in_a_session(tmp_path: Path, monkeypatch: 
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.anyio
+async def test_the_app_shows_the_model_resolved_after_the_extensions_loaded(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from pi_tui.coding.session_factory import create_agent_session
+    from tests.tui.helpers import make_app, settle, wait_until
+
+    monkeypatch.setenv("PI_TUI_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("LOCAL_LLM_URL", "http://127.0.0.1:9/v1")  # nothing answers: $LOCAL_LLM_MODELS is used
+    monkeypatch.setenv("LOCAL_LLM_MODELS", "first,second")
+    (tmp_path / "project").mkdir()
+    session = create_agent_session(str(tmp_path / "project"), model="local/second", no_session=True,
+                                   extension_paths=[example("custom_provider")])
+    assert session.is_offline_model  # the stand-in until the extension registered its provider
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: app.footer.data.model_id == "second")
+        await settle(pilot)
+        assert app.header_widget.notice is None  # no offline-model notice once the real model is in use

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pi_tui.coding.extensions.ui import ExtensionUI, NoUI
+from pi_tui.coding.extensions.ui_slots import SLOTS, make_slot
 
 if TYPE_CHECKING:
     from pi_tui.coding.extensions.runtime import ExtensionRuntime
@@ -45,6 +46,7 @@ class GuardedUI:
 
     def __init__(self, runtime: ExtensionRuntime) -> None:
         self._runtime = runtime
+        self._custom: set[str] = set()  # replaced parts: "header", "footer", "working"
 
     @property
     def _ui(self) -> ExtensionUI:
@@ -133,6 +135,76 @@ class GuardedUI:
         except Exception as exc:
             self._runtime.report_ui_failure(exc)
             return ""
+
+    # ---------------------------------------------------------------- custom parts (ui_slots.py)
+
+    def _optional(self, name: str, *args: Any) -> Any:
+        """Call the front end's ``name`` if it has one (print/RPC/ACP have no header, footer or spinner)."""
+        method = getattr(self._ui, name, None)
+        if method is None:
+            return None
+        try:
+            return method(*args)
+        except Exception as exc:
+            self._runtime.report_ui_failure(exc)
+            return None
+
+    def _slot(self, slot: str, factory: Any) -> None:
+        spec = make_slot(self._runtime, slot, factory)  # TypeError for a factory that is not callable
+        self._custom.discard(slot) if spec is None else self._custom.add(slot)
+        self._optional(f"set_{slot}", spec)
+
+    def set_header(self, factory: Any) -> None:
+        """Replace the header with ``factory(tui, theme)``'s component; None restores the built-in one."""
+        self._slot("header", factory)
+
+    def set_footer(self, factory: Any) -> None:
+        """Replace the footer with ``factory(tui, theme, footer_data)``'s component; None restores it."""
+        self._slot("footer", factory)
+
+    def set_working_message(self, message: str | None = None) -> None:
+        """The text shown while the agent works (None: the default ``Working...``)."""
+        self._custom.add("working")
+        self._optional("set_working_message", None if message is None else str(message))
+
+    def set_working_visible(self, visible: bool) -> None:
+        """Hide (False) or show again the working row while the agent works."""
+        self._custom.add("working")
+        self._optional("set_working_visible", bool(visible))
+
+    def set_working_indicator(self, frames: Sequence[str] | dict[str, Any] | None = None,
+                              interval_ms: int | None = None) -> None:
+        """The working spinner's frames (shown verbatim, ANSI allowed; ``[]`` hides it; None restores the
+        default) and its frame interval. pi's ``{frames, intervalMs}`` dict is accepted too."""
+        if isinstance(frames, dict):
+            interval_ms = frames.get("intervalMs", frames.get("interval_ms", interval_ms))
+            frames = frames.get("frames")
+        self._custom.add("working")
+        self._optional("set_working_indicator", None if frames is None else [str(f) for f in frames],
+                       None if interval_ms is None else max(16, int(interval_ms)))
+
+    def set_tools_expanded(self, expanded: bool) -> None:
+        """Expand (True) or collapse tool output, as the expand key does."""
+        self._optional("set_tools_expanded", bool(expanded))
+
+    def get_tools_expanded(self) -> bool:
+        """Whether tool output is expanded (False without a TUI)."""
+        return bool(self._optional("get_tools_expanded"))
+
+    def paste_to_editor(self, text: str) -> None:
+        """Paste ``text`` into the editor as a paste (a large one is collapsed to pi's marker)."""
+        self._optional("paste_to_editor", str(text))
+
+    def reset_custom(self) -> None:
+        """Put back every part extensions replaced (on unload and ``/reload``)."""
+        for slot in SLOTS:
+            if slot in self._custom:
+                self._optional(f"set_{slot}", None)
+        if "working" in self._custom:
+            self._optional("set_working_message", None)
+            self._optional("set_working_visible", True)
+            self._optional("set_working_indicator", None, None)
+        self._custom.clear()
 
 
 class ExtensionContext:

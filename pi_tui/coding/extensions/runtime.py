@@ -273,6 +273,7 @@ class ExtensionRuntime:
             self.guarded_ui.set_status(key, None)
         for key in list(self.widgets):
             self.guarded_ui.set_widget(key, None)
+        self.guarded_ui.reset_custom()  # header, footer, working row (ui_slots.py)
 
     # ------------------------------------------------------------------ lifecycle events
 

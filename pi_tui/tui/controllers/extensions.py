@@ -2,7 +2,7 @@
 
 When a session with extensions is attached: the TUI's :class:`~pi_tui.tui.extension_ui.TextualExtensionUI`
 becomes their UI (modal dialogs, toasts, footer status segments, widgets above and below the editor, the
-terminal title, the editor's text),
+terminal title, the editor's text, a custom header/footer and working row: ``custom_parts.py``),
 their shortcuts are added to the keymap as ``ext.shortcut:<key>`` actions (a key the app already uses
 is refused with one warning, as pi refuses built-in keys), their tool renderers reach the transcript
 through the render context, and they are loaded and started (``session_start``).
@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+from pi_tui.tui.custom_parts import CustomParts
 from pi_tui.tui.extension_ui import TextualExtensionUI
 from pi_tui.tui.widgets.extension_widgets import ExtensionWidgetArea
 
@@ -38,12 +39,15 @@ class ExtensionsController:
     def __init__(self, host: AppHost) -> None:
         self.host = host
         self.statuses: dict[str, str] = {}
+        self.parts = CustomParts(host, lambda: self.statuses)
+        """Custom header/footer slots (the app composes ``parts.header_slot``/``footer_slot``) and the rest."""
         self.ui = TextualExtensionUI(
             host,  # type: ignore[arg-type]
             on_status=self._statuses_changed,
             get_editor_text=lambda: host.prompt_input.text,
             set_editor_text=lambda text: host.prompt_input.set_text(text),
             on_widget=self._widget_changed,
+            parts=self.parts,
         )
         self._bound: list[str] = []
         theme = host.pi_theme
@@ -80,6 +84,8 @@ class ExtensionsController:
         self.host.ctx.tool_renderers = hooks.runtime.renderers
         await start_mode_extensions(session)
         self.bind_shortcuts(hooks.runtime)
+        self.host.update_offline_notice()  # a --model of an extension's provider is resolved by now
+        self.host.refresh_footer()
         if not hooks.runtime.renderers.is_empty():  # none registered: every row is drawn as it was (issue 15)
             self.host.ctx.generation += 1  # tool rows drawn before the renderers existed are drawn again
             self.host.transcript.invalidate_all()

@@ -18,6 +18,8 @@ from textual.widget import Widget
 from pi_tui.tui.theme_loader import PiTheme
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+WORKING = "Working..."
+"""The message while the agent runs; extensions may change it, its spinner or hide it (``customize_working``)."""
 
 
 class StatusLine(Widget):
@@ -37,6 +39,28 @@ class StatusLine(Widget):
         self._deadline: float | None = None
         self._template: Callable[[int], str] = str
         self.queue_note = ""  # QueueView.summary(): shown only on tiny screens, where the queue has no row
+        self.working_message: str | None = None  # pi's ctx.ui.setWorkingMessage (None: WORKING)
+        self.working_visible = True  # pi's setWorkingVisible
+        self.working_frames: list[str] | None = None  # pi's setWorkingIndicator frames (None: SPINNER)
+        self.working_interval = 0.12
+        self._is_working = False
+
+    def customize_working(self, *, message: str | None | bool = False, visible: bool | None = None,
+                          frames: list[str] | None | bool = False, interval_ms: int | None = None) -> None:
+        """Extension changes to the working row (``False``: unchanged; ``message``/``frames`` None restore
+        the default); shown at once when the agent is working."""
+        if message is not False:
+            self.working_message = message or None  # type: ignore[assignment]
+        if visible is not None:
+            self.working_visible = visible
+        if frames is not False:
+            self.working_frames = None if frames is None else list(frames)  # type: ignore[arg-type]
+            self.working_interval = (interval_ms or 120) / 1000 if frames is not None else 0.12
+            if self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+        if self._is_working:
+            self.show(WORKING)
 
     def set_queue_note(self, note: str) -> None:
         """The queue's one-line summary ("" when nothing is queued)."""
@@ -56,7 +80,14 @@ class StatusLine(Widget):
         self._sync_display()
 
     def show(self, message: str) -> None:
-        """Show ``message`` with a spinner (starts the spinner timer)."""
+        """Show ``message`` with a spinner (starts the spinner timer); ``WORKING`` as extensions set it."""
+        self._is_working = message == WORKING
+        if self._is_working and not self.working_visible:
+            self.message = ""
+            self._sync_display()
+            return
+        if self._is_working and self.working_message:
+            message = self.working_message
         self.message = message
         self._deadline = None
         self.display = True
@@ -76,6 +107,7 @@ class StatusLine(Widget):
     def clear(self) -> None:
         """Hide (unless a tiny screen shows the queue note here) and stop every timer."""
         self.message = ""
+        self._is_working = False
         self._deadline = None
         self._sync_display()
         if self._timer is not None:
@@ -89,10 +121,13 @@ class StatusLine(Widget):
 
     def _start(self) -> None:
         if self._timer is None and self.spin and self.is_mounted:
-            self._timer = self.set_interval(0.12, self._tick)
+            self._timer = self.set_interval(self.working_interval if self._is_working else 0.12, self._tick)
+
+    def _frames(self) -> list[str] | str:
+        return self.working_frames if self._is_working and self.working_frames is not None else SPINNER
 
     def _tick(self) -> None:
-        self._frame = (self._frame + 1) % len(SPINNER)
+        self._frame = (self._frame + 1) % max(1, len(self._frames()))
         if self._deadline is not None:
             left = self._deadline - time.monotonic()
             self.message = self._template(max(0, int(left + 0.999)))
@@ -100,17 +135,19 @@ class StatusLine(Widget):
 
     def render(self) -> Text:
         t = self.pi_theme
-        spin = SPINNER[self._frame] if self.spin else "•"
+        frames = self._frames()
+        spin = (frames[self._frame % len(frames)] if frames else "") if self.spin else "•"
         width = max(1, self.content_size.width)
         note = self.queue_note if self.tiny else ""
         if not self.message:
             line = Text(f"↳ {note}", style=t.fg("dim", italic=True), no_wrap=True, overflow="ellipsis")
         else:
             message = self.message
-            room = width - len(spin) - 1 - (len(note) + 3 if note else 0)
+            spinner = Text.from_ansi(spin + " ", style=t.fg("accent")) if spin else Text("")
+            room = width - spinner.cell_len - (len(note) + 3 if note else 0)
             if note and len(message) > room:  # the queue note keeps its place; the message gives way
                 message = message[: max(1, room - 1)] + "…"
-            line = Text.assemble((spin + " ", t.fg("accent")), (message, t.fg("muted")),
+            line = Text.assemble(spinner, (message, t.fg("muted")),
                                  (f" · {note}" if note else "", t.fg("dim", italic=True)), no_wrap=True,
                                  overflow="ellipsis")
         line.truncate(width, overflow="ellipsis")  # one row: never wraps
