@@ -73,6 +73,16 @@ def test_rpc_lists_and_selects_the_examples_models(tmp_path: Path) -> None:
             proc.stdout.close()
 
 
+def test_rpc_mode_says_when_the_model_is_still_unknown(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, LOCAL_LLM_URL="http://127.0.0.1:9/v1")
+    proc = subprocess.Popen([*CLI, "--mode", "rpc", "-e", example("custom_provider"), "--no-session",
+                             "--model", "nowhere/zzz-none"], cwd=tmp_path / "project", env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _rpc(proc, {"id": "1", "type": "get_state"})  # answered once the extensions loaded
+    _out, err = proc.communicate(timeout=30)
+    assert 'Error: Model "nowhere/zzz-none" not found' in err
+
+
 @pytest.mark.anyio
 async def test_the_examples_providers_in_a_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pi_tui.coding.extensions.setup import start_extensions

@@ -361,6 +361,8 @@ class RpcServer:
             await start_mode_extensions(
                 self.session, ui=self.extension_ui, on_error=lambda e: self.writer.write(extension_error_event(e))
             )
+            if getattr(self.session, "model_error", None):  # a --model no extension's provider has
+                print(f"Error: {self.session.model_error}", file=sys.stderr)
         finally:
             self.ready.set_result(None)
 
