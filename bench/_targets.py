@@ -41,6 +41,12 @@ TARGETS: list[Target] = [
      lambda v: v == 0),
     ("tui_long_session", "long session: resize re-wrap, visible part (ms)", lambda d: d["resize_max_ms"], "<= 100",
      lambda v: v <= 100),
+    ("extensions", "5 no-op sync extensions: handler cost per event (%)", lambda d: d["handler_cost_percent_sync"],
+     "< 5", lambda v: v < 5),
+    ("extensions", "5 no-op async extensions: handler cost per event (%)", lambda d: d["handler_cost_percent_async"],
+     "< 5", lambda v: v < 5),
+    ("extensions", "start-up with 10 extensions (ms, median)", lambda d: d["startup_10_extensions_ms"], "< 50",
+     lambda v: v < 50),
 ]
 
 

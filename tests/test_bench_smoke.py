@@ -39,7 +39,8 @@ EXPECTED: dict[str, tuple[str, set[str]] | None] = {
                                           "python_query_p95_ms"}),
     "extensions.py": ("extensions.json", {"events_per_s_0_extensions", "events_per_s_5_sync_noop_extensions",
                                           "slowdown_percent_sync", "events_per_s_5_async_noop_extensions",
-                                          "slowdown_percent_async", "startup_10_extensions_ms"}),
+                                          "slowdown_percent_async", "startup_10_extensions_ms",
+                                          "handler_cost_percent_sync", "handler_cost_percent_async"}),
     "resume_picker.py": ("resume_picker.json", {"sessions", "listing_ms", "preview_ms", "open_ms", "move_ms",
                                                 "filter_ms", "baseline_move_ms", "move_ratio"}),
 }
