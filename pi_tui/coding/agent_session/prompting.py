@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from pi_tui.coding.agent_session.follow_on import FollowOn
 from pi_tui.coding.agent_session.hooks import BeforeAgentStartOutcome, InputOutcome, SessionHooks, await_hook
 from pi_tui.coding.agent_session.queues import PromptQueues
 from pi_tui.coding.agent_session.settings import ModelAccess, login_help, no_model_message
+from pi_tui.coding.agent_session.stop_fence import StopMark
 from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING
 
 
@@ -46,7 +48,9 @@ class Prompter:
         queues: PromptQueues,
         flush_pending_bash: Callable[[], None],
         check_compaction: Callable[[AssistantMessage | None, bool], Awaitable[None]],
+        stop_mark: Callable[[], StopMark] | None = None,
     ) -> None:
+        self._stop_mark = stop_mark
         self._agent = agent
         self._models = models
         self._hooks = hooks
@@ -70,8 +74,11 @@ class Prompter:
 
         While streaming, ``streaming_behavior`` ``"steer"`` or ``"followUp"``/``"follow_up"`` queues the
         text instead; without it raises ``RuntimeError`` (pi's wording). Raises ``RuntimeError`` with pi's
-        messages when no model is selected or no key is configured.
+        messages when no model is selected or no key is configured. A stop requested (``AgentSession.abort``)
+        after this call began and before its run started makes the run start and end aborted at once (the user
+        message is kept, nothing is streamed, ``agent_end`` comes): new-user run #36, RPC prompt + abort.
         """
+        mark = self._stop_mark() if self._stop_mark is not None else None
         if self._hooks.input is not None:  # seam: input (may transform or consume the user's text)
             outcome = await await_hook(self._hooks.input, text, list(images or []))
             if isinstance(outcome, InputOutcome):
@@ -100,7 +107,7 @@ class Prompter:
         last_assistant = self._find_last_assistant_message()
         if last_assistant is not None:
             await self._check_compaction(last_assistant, False)
-        await self._start_run(text, list(images or []), extra)
+        await self._start_run(text, list(images or []), extra, stopped=lambda: mark is not None and mark.stopped)
         await self._follow_on.wait()
 
     def _no_model_message(self) -> str:
@@ -116,22 +123,35 @@ class Prompter:
         """Seam ``expand_input``: skills and prompt templates expanded (``text`` itself when not hooked)."""
         return self._hooks.expand_input(text) if self._hooks.expand_input is not None else text
 
-    async def _start_run(self, text: str, images: list[ImageContent], extra: Sequence[UserContent] = ()) -> None:
+    async def _start_run(self, text: str, images: list[ImageContent], extra: Sequence[UserContent] = (),
+                         stopped: Callable[[], bool] = lambda: False) -> None:
         """Seam ``before_agent_start``, then the run: the user message (plus any hook messages), with the
-        hook's system prompt for this run only. ``extra``: the attachers' blocks, after the images."""
+        hook's system prompt for this run only. ``extra``: the attachers' blocks, after the images;
+        ``stopped()``: a stop was requested since the prompt began (:meth:`_run_agent`)."""
         messages: list[Any] = [UserMessage(content=[TextContent(text=text), *images, *extra], timestamp=now_ms())]
         base_prompt = self._agent.state.system_prompt
         outcome = await await_hook(self._hooks.before_agent_start, text, images, base_prompt)
         if not isinstance(outcome, BeforeAgentStartOutcome):
-            await self._agent.prompt(messages)
+            await self._run_agent(messages, stopped)
             return
         messages.extend(outcome.messages)
         if outcome.system_prompt is not None:
             self._agent.state.system_prompt = outcome.system_prompt
         try:
-            await self._agent.prompt(messages)
+            await self._run_agent(messages, stopped)
         finally:
             self._agent.state.system_prompt = base_prompt
+
+    async def _run_agent(self, messages: list[Any], stopped: Callable[[], bool]) -> None:
+        """``agent.prompt(messages)``; when ``stopped()`` already, the run is aborted as soon as it exists (the
+        agent's abort is a no-op before that), so it records the message and ends aborted without streaming."""
+        if not stopped():
+            await self._agent.prompt(messages)
+            return
+        run = asyncio.ensure_future(self._agent.prompt(messages))
+        await asyncio.sleep(0)  # one step of the task: Agent._run makes the run active before its first await
+        self._agent.abort()
+        await run
 
     def _find_last_assistant_message(self) -> AssistantMessage | None:
         """The last assistant message in the agent's state (pi's ``_findLastAssistantMessage``).

@@ -166,6 +166,7 @@ class AgentSession:
             agent=agent, models=models, hooks=self.hooks, model=lambda: self.model,
             is_retrying=lambda: self.is_retrying, abort_retry=self.abort_retry, follow_on=self._follow_on,
             queues=self._queues, flush_pending_bash=self._bash.flush_pending, check_compaction=self._compactor.check,
+            stop_mark=self._fence.mark,
         )
         self._switcher = SessionSwitcher(
             agent=agent, session_manager=manager, set_session_manager=self._set_manager, abort=self.abort,

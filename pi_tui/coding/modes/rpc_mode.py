@@ -56,6 +56,7 @@ class RpcServer:
         self.writer = writer
         self._tasks: set[asyncio.Task[None]] = set()
         self._prompt_tasks: set[asyncio.Task[None]] = set()
+        self._aborts = 0  # abort commands served (a prompt accepted before one is stopped by it: _run_prompt)
         self._switching = 0
         self.extension_ui = RpcExtensionUI(writer.write)
         self.ready: asyncio.Future[None] | None = None
@@ -191,18 +192,30 @@ class RpcServer:
         if not session.models.has_auth(model):
             raise RuntimeError(f"No API key found for {model.provider}.")
         self._respond("prompt", command.get("id"))
-        task = asyncio.get_running_loop().create_task(self._run_prompt(text, images, command.get("id")))
+        task = asyncio.get_running_loop().create_task(
+            self._run_prompt(text, images, command.get("id"), aborts_at_accept=self._aborts)
+        )
         self._prompt_tasks.add(task)
         task.add_done_callback(self._prompt_tasks.discard)
         await task
         return _NO_RESPONSE
 
-    async def _run_prompt(self, text: str, images: list[Any] | None, request_id: Any = None) -> None:
+    async def _run_prompt(self, text: str, images: list[Any] | None, request_id: Any = None,
+                          aborts_at_accept: int | None = None) -> None:
+        """Run an accepted prompt. An ``abort`` served after the prompt was accepted and before this task began
+        (``aborts_at_accept`` < the abort count) stops it too: the prompt starts and is aborted at once, so it
+        ends aborted with its ``agent_end`` (new-user run #36: the abort was answered and the reply streamed on)."""
         from pi_tui.coding.extensions.session_hooks import prompt_source
 
         try:
             with prompt_source("rpc"):  # extensions' input event: source "rpc" (pi)
-                await self.session.prompt(text, images)
+                if aborts_at_accept is None or aborts_at_accept == self._aborts:
+                    await self.session.prompt(text, images)
+                else:
+                    run = asyncio.ensure_future(self.session.prompt(text, images))
+                    await asyncio.sleep(0)  # the prompt has begun (its stop mark is taken): now stop it
+                    await self.session.abort()
+                    await run
         except Exception as exc:  # accepted already: a second response for the same id, as pi does
             self._respond("prompt", request_id, error=str(exc) or type(exc).__name__)
 
@@ -213,6 +226,7 @@ class RpcServer:
         await self.session.follow_up(_message_text(command), _images(command.get("images")))
 
     async def _abort(self, command: dict[str, Any]) -> Any:
+        self._aborts += 1  # a prompt accepted but not begun yet is stopped too (_run_prompt)
         await self.session.abort()
 
     async def _new_session(self, command: dict[str, Any]) -> Any:
