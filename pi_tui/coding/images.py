@@ -267,3 +267,45 @@ def format_bytes(size: int) -> str:
     if size < 1024 * 1024:
         return f"{size / 1024:.1f} KB"
     return f"{size / (1024 * 1024):.1f} MB"
+
+
+@dataclass(frozen=True)
+class ImageFacts:
+    """What a card shows about an image block: MIME type, decoded size (bytes), pixel size (None if unknown)."""
+
+    mime_type: str
+    size: int
+    width: int | None
+    height: int | None
+
+    def label(self) -> str:
+        """``image/png 800x600 12.3 KB`` (dimensions left out when the header cannot be read)."""
+        dims = f" {self.width}x{self.height}" if self.width and self.height else ""
+        return f"{self.mime_type}{dims} {format_bytes(self.size)}"
+
+
+_FACTS: dict[tuple[int, int, str], ImageFacts] = {}
+
+
+def image_facts(data: str, mime_type: str) -> ImageFacts:
+    """:class:`ImageFacts` of a base64 image block (header read only; cached, the same block is shown often).
+    Never raises: bad data gives unknown dimensions."""
+    key = (hash(data), len(data), mime_type)
+    facts = _FACTS.get(key)
+    if facts is None:
+        try:
+            raw = base64.b64decode(data)
+        except (binascii.Error, ValueError):
+            raw = b""
+        size = image_size(raw) if raw else None
+        facts = ImageFacts(mime_type, len(raw), *(size or (None, None)))
+        if len(_FACTS) > 256:
+            _FACTS.clear()
+        _FACTS[key] = facts
+    return facts
+
+
+def file_tag(attachment: ImageAttachment) -> str:
+    """The text pi's CLI puts before an attached image: ``<file name="<abs path>"><dimension note></file>``
+    (pi ``cli/file-processor.js``), so the model knows the file's path and the coordinate scale."""
+    return f'<file name="{attachment.path}">{attachment.note or ""}</file>'

@@ -28,6 +28,7 @@ from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_lin
 from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
 from pi_tui.tui.controllers.editor_completion import attach_completion
 from pi_tui.tui.controllers.extensions import ExtensionsController
+from pi_tui.tui.controllers.images import ImageAttachments
 from pi_tui.tui.controllers.key_actions import KeyActions
 from pi_tui.tui.controllers.prompt_mode import prompt_mode
 from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
@@ -45,6 +46,7 @@ from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, may
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
 from pi_tui.tui.transcript_builder import compaction_note, items_for_session
+from pi_tui.tui.widgets.attachment_bar import AttachmentBar
 from pi_tui.tui.widgets.footer import Footer
 from pi_tui.tui.widgets.header import Header, offline_notice
 from pi_tui.tui.widgets.message_render import RenderContext
@@ -189,8 +191,11 @@ class PiApp(App[int]):
         self.signal_handlers = SignalHandlers(self.quit_controller.request_quit)
         self.app_commands = AppCommands()
         self.slash_runner = SlashRunner(self, lambda: self.app_commands.registry, lambda: self)
+        self.attachment_bar = AttachmentBar(self.pi_theme)  # images for the next message (controllers/images.py)
+        self.image_attachments = ImageAttachments(self, self.attachment_bar, self.settings_manager)
         self.submit_flow = SubmitController(self, lambda text: classify_submit(text, self.slash_commands()),
-                                            self.slash_runner.run_slash, BashRunner(self), self.session_changed)
+                                            self.slash_runner.run_slash, BashRunner(self), self.session_changed,
+                                            attach=self.image_attachments.take)
         self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
@@ -246,6 +251,7 @@ class PiApp(App[int]):
         yield self.status_line
         yield self.queue_view
         yield self.extensions_controller.widgets_above
+        yield self.attachment_bar
         yield self.prompt_input
         yield self.completion_list
         yield self.extensions_controller.widgets_below
@@ -254,6 +260,7 @@ class PiApp(App[int]):
 
     def on_mount(self) -> None:
         self._ui_ready = True
+        self.image_attachments.mount()  # editor hooks, image previews from settings
         self.signal_handlers.install()
         self.prompt_input.focus()
         self._take_typed_ahead()
@@ -595,7 +602,7 @@ class PiApp(App[int]):
         elif message.action == "app.clear" and message.cleared:
             self.key_actions.clear(clear_editor=False)
         elif not self.extensions_controller.run_shortcut(message.action):
-            self.key_actions.dispatch(message.action)
+            self.dispatch_action(message.action)
 
     def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
         message.stop()
@@ -612,7 +619,8 @@ class PiApp(App[int]):
 
     def dispatch_action(self, action: str) -> None:
         """Run a pi action id (from the editor or the palette)."""
-        self.key_actions.dispatch(action)
+        if not self.image_attachments.dispatch(action):
+            self.key_actions.dispatch(action)
 
     def run_slash(self, text: str) -> bool:
         """Run ``/name [arg]``; False when it is not a command."""

@@ -40,6 +40,7 @@ DEFAULT_KEYS: dict[str, list[str]] = {
     "app.session.tree": [],
     "app.session.fork": [],  # pi: unbound by default
     "app.session.resume": [],
+    "app.clipboard.pasteImage": ["ctrl+v"],
 }
 
 SCREEN_KEYS: dict[str, list[str]] = {
@@ -112,6 +113,7 @@ DESCRIPTIONS: dict[str, str] = {
     "app.models.reorderDown": "/scoped-models: move the selected model down in the cycle order",
     "app.session.fork": "Fork from an earlier message (/fork)",
     "app.session.resume": "Resume a session (/resume)",
+    "app.clipboard.pasteImage": "Paste an image from the clipboard (its text when it holds no image)",
 }
 
 SCREEN_KEYS.update({

@@ -29,6 +29,7 @@ from pi_tui.tui.entry_labels import MessageLabels
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.custom_message_item import CustomMessageItem
 from pi_tui.tui.widgets.label_item import LabelItem
+from pi_tui.tui.widgets.image_card import user_item
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
     AssistantItem,
@@ -37,7 +38,6 @@ from pi_tui.tui.widgets.transcript_items import (
     SummaryItem,
     ToolItem,
     TranscriptItem,
-    UserItem,
     abort_text,
     field,
     message_text,
@@ -98,7 +98,7 @@ def item_for_message(message: Any) -> TranscriptItem | None:
     """The item for one non-assistant, non-toolResult message (``None`` when it is not displayed)."""
     role = role_of(message)
     if role == "user":
-        return UserItem(message_text(field(message, "content", "")))
+        return user_item(field(message, "content", ""))  # with a card per image (widgets/image_card.py)
     if role == "bashExecution":
         b = BashItem(str(field(message, "command", "")), bool(field(message, "exclude_from_context", False)
                                                              or field(message, "excludeFromContext", False)))

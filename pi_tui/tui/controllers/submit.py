@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pi_tui.tui.commands import SubmitKind
 from pi_tui.tui.controllers.host import AppHost, need_session
@@ -29,8 +30,10 @@ class SubmitController:
     """
 
     def __init__(self, host: AppHost, classify: Callable[[str], SubmitKind], run_slash: Callable[[str], bool],
-                 bash: BashRunner, session_changed: asyncio.Event) -> None:
+                 bash: BashRunner, session_changed: asyncio.Event,
+                 attach: Callable[[str], Awaitable[tuple[str, list[Any]]]] | None = None) -> None:
         self.host = host
+        self._attach = attach  # (text) -> (text, images): the pending images join a message sent to the session
         self._classify = classify
         self._run_slash = run_slash
         self._bash = bash
@@ -82,16 +85,19 @@ class SubmitController:
         host.check_ownership()  # taken over by another window: said before this prompt runs, not after
         count = len(getattr(session, "messages", []) or [])
         try:
+            images: list[Any] = []
+            if self._attach is not None:
+                text, images = await self._attach(text)
             if host.working or session.is_streaming:
                 if behaviour == "follow_up":
-                    await maybe_await(session.follow_up(text))
+                    await maybe_await(session.follow_up(text, images) if images else session.follow_up(text))
                 else:
-                    await maybe_await(session.steer(text))
+                    await maybe_await(session.steer(text, images) if images else session.steer(text))
                 return
             host.transcript.scroll_end_now()
             host.set_working(True)
             try:
-                await maybe_await(session.prompt(text))
+                await maybe_await(session.prompt(text, images) if images else session.prompt(text))
             finally:
                 if not session.is_streaming:
                     host.set_working(False)

@@ -44,6 +44,8 @@ class RenderContext:
         self.expand_key = "Ctrl+O"  # keys named in hints: the app sets them from its keymap
         self.interrupt_key = "Esc"
         self.tool_renderers: Any = None  # extensions' RendererRegistry (custom tool call/result rendering)
+        self.image_previews = False  # half-block image previews (terminal.showImages + a 24-bit terminal)
+        self.image_width_cells = 60  # terminal.imageWidthCells
         self.generation = 0
         self.set_theme(theme)
 

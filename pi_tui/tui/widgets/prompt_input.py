@@ -121,6 +121,10 @@ class PromptInput(TextArea):
         self.pastes: dict[int, str] = {}  # large pastes by marker id (pi's editor keeps them until submit)
         self._paste_counter = 0
         self.completion: EditorCompletion | None = None  # the completion list's driver (``/``, ``@``), if any
+        # Image attachments (controllers/images.py): a paste of image paths is taken by ``paste_filter``
+        # (returns True); Backspace on an empty editor calls ``on_empty_backspace`` (True: it removed one).
+        self.paste_filter: Callable[[str], bool] | None = None
+        self.on_empty_backspace: Callable[[], bool] | None = None
         self._held: list[tuple[str, str | None]] | None = None  # keys kept while the app sets the text
 
     # ------------------------------------------------------------ held keys
@@ -192,6 +196,10 @@ class PromptInput(TextArea):
     async def _on_paste(self, event: events.Paste) -> None:
         """Insert a paste; a large one is stored and shown as pi's marker (expanded by ``expanded_text``)."""
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if self.paste_filter is not None and not self.read_only and self.paste_filter(text):
+            event.stop()
+            event.prevent_default()
+            return
         marker = paste_marker(self._paste_counter + 1, text)
         if marker is None or self.read_only:
             return  # Textual then runs TextArea's own paste handler (handlers run along the MRO)
@@ -296,6 +304,10 @@ class PromptInput(TextArea):
             event.stop()
             event.prevent_default()
             self._esc_timer = self.set_timer(self.escape_delay, self._fire_escape)
+            return
+        if key == "backspace" and not self.text and self.on_empty_backspace is not None and self.on_empty_backspace():
+            event.stop()
+            event.prevent_default()
             return
         if key in ("home", "end") and not self.text:
             # An empty editor has no line to move in: Home/End scroll the transcript.

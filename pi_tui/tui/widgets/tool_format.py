@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pi_tui.agent.terminal_text import sanitize_terminal_output
+from pi_tui.coding.images import image_facts
 from pi_tui.coding.tools.read_lines import range_label
 
 PREVIEW_HEAD = {"read": 10, "write": 10, "grep": 15, "find": 20, "ls": 20}
@@ -117,7 +118,8 @@ def preview(name: str, text: str, expanded: bool, width: int | None = None,
 
 
 def result_text(content: Any) -> str:
-    """Join the text blocks of a tool result's ``content`` (models or dicts); images become ``[image]``.
+    """Join the text blocks of a tool result's ``content`` (models or dicts); images become
+    ``[image <mime> <w>x<h> <size>]`` (``[image]`` without data).
 
     Sanitised (:func:`~pi_tui.agent.terminal_text.sanitize_terminal_output`) although new results already
     are: a session written by pi or an older pi-tui may hold raw escape sequences (issue 10 class 7)."""
@@ -130,8 +132,11 @@ def result_text(content: Any) -> str:
         btype = getattr(block, "type", None) or (block.get("type") if isinstance(block, dict) else None)
         if btype == "text":
             parts.append(getattr(block, "text", None) or (block.get("text", "") if isinstance(block, dict) else ""))
-        elif btype == "image":
-            parts.append("[image]")
+        elif btype == "image":  # [image image/png 800x600 12.3 KB] (pi_tui.coding.images.image_facts)
+            data = getattr(block, "data", None) or (block.get("data") if isinstance(block, dict) else None)
+            mime = (getattr(block, "mime_type", None)
+                    or (block.get("mimeType", block.get("mime_type")) if isinstance(block, dict) else None))
+            parts.append(f"[image {image_facts(str(data), str(mime)).label()}]" if data and mime else "[image]")
     return sanitize_terminal_output("\n".join(parts))
 
 
