@@ -25,7 +25,7 @@ IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 MAX_PATHS = 20
 """At most this many paths are taken from one paste or prompt."""
 _TOKEN = re.compile(r"""'[^'\n]+'|"[^"\n]+"|(?:\\.|[^\s'"])+""")
-_TRAILING = ",;:)]}>"
+_TRAILING = ",;:!?)]}>'\""
 
 
 def is_image_file(path: str) -> bool:

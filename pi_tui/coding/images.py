@@ -89,6 +89,8 @@ def _open(raw: bytes) -> PILImage:
             return ImageOps.exif_transpose(image) or image
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageError(f"The image is too large to decode safely ({exc}).") from None
+    except Image.UnidentifiedImageError:  # Pillow's text names its BytesIO object: not for users
+        raise ImageError("The image could not be decoded (corrupt or truncated?).") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise ImageError(f"The image could not be decoded (corrupt or truncated?): {exc}") from None
     except Exception as exc:  # Pillow's plugins raise assorted errors for malformed files

@@ -192,3 +192,19 @@ def test_resized_images_always_fit_the_limits(width: int, height: int) -> None:
         w, h = round(w * 2000 / h), 2000
     assert (result.width, result.height) == (max(1, w), max(1, h))
     assert result.was_resized == ((w, h) != (width, height))
+
+
+def test_typed_paths_with_punctuation_and_quotes(tmp_path: Path) -> None:
+    from pi_tui.coding.image_paths import pasted_image_paths, typed_image_paths
+
+    for name in ("a.png", "b c.jpg", "d.webp"):
+        Image.new("RGB", (4, 4)).save(tmp_path / name)
+    (tmp_path / "fake.png").write_text("not an image")
+    text = "what is in a.png? and 'b c.jpg', @d.webp! not fake.png nor missing.gif"
+    assert typed_image_paths(text, str(tmp_path)) == [str(tmp_path / n) for n in ("a.png", "b c.jpg", "d.webp")]
+    assert pasted_image_paths(f"file://{tmp_path}/b%20c.jpg", str(tmp_path)) == [str(tmp_path / "b c.jpg")]
+    assert pasted_image_paths(f"{tmp_path}/b\\ c.jpg {tmp_path}/a.png\n", str(tmp_path)) == [
+        str(tmp_path / "b c.jpg"), str(tmp_path / "a.png")]
+    assert pasted_image_paths(f"{tmp_path}/a.png and more words", str(tmp_path)) is None
+    assert pasted_image_paths(str(tmp_path / "fake.png"), str(tmp_path)) is None
+    assert pasted_image_paths("'unbalanced", str(tmp_path)) is None
