@@ -98,9 +98,14 @@ def _pixel_pairs(data: str, columns: int) -> list[list[tuple[tuple[int, int, int
         if h % 2:
             rgb = rgb.resize((w, h + 1))
             h += 1
-        pixels = list(rgb.getdata())
+        raw = rgb.tobytes()  # RGB, row by row
+
+        def pixel(x: int, y: int) -> tuple[int, int, int]:
+            i = 3 * (y * w + x)
+            return raw[i], raw[i + 1], raw[i + 2]
+
         for y in range(0, h - 1, 2):
-            rows.append([(pixels[y * w + x], pixels[(y + 1) * w + x]) for x in range(w)])
+            rows.append([(pixel(x, y), pixel(x, y + 1)) for x in range(w)])
     except Exception:
         rows = []  # a block that does not decode: card only
     if len(_PREVIEWS) > 64:
