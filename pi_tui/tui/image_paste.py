@@ -44,13 +44,15 @@ MAX_BUFFER_BYTES = 50 * 1024 * 1024
 class ClipboardContent:
     """What the clipboard held: ``image`` bytes with ``mime_type``, or ``text``; ``tool`` that read it.
 
-    ``tools_found`` is False when no clipboard tool exists on this system (then both are None)."""
+    ``tools_found`` is False when no clipboard tool exists on this system (then both are None); ``no_display``
+    when on Linux neither ``DISPLAY`` nor ``WAYLAND_DISPLAY`` is set (an SSH session: no clipboard to read)."""
 
     image: bytes | None = None
     mime_type: str | None = None
     text: str | None = None
     tool: str | None = None
     tools_found: bool = True
+    no_display: bool = False
 
 
 def _run(cmd: list[str], timeout: float = READ_TIMEOUT_S) -> bytes | None:
@@ -210,6 +212,9 @@ def read_clipboard(env: Mapping[str, str] | None = None, platform: str | None = 
         return ClipboardContent(tools_found=False)
     if not _tools(env, platform):
         return ClipboardContent(tools_found=False)
+    if (platform.startswith("linux") and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY")
+            and env.get("XDG_SESSION_TYPE") != "wayland" and not is_wsl(env)):
+        return ClipboardContent(no_display=True)
     found: tuple[bytes, str] | None = None
     tool = None
     if platform == "darwin":

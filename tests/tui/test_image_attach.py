@@ -15,7 +15,7 @@ from textual import events
 
 from pi_tui.ai.providers.faux import faux_assistant_message
 from pi_tui.coding.images import ImageError, load_image_file
-from pi_tui.tui.controllers.images import EMPTY_MESSAGE, NO_TOOL_MESSAGE
+from pi_tui.tui.controllers.images import EMPTY_MESSAGE, NO_DISPLAY_MESSAGE, NO_TOOL_MESSAGE
 from pi_tui.tui.widgets.image_card import UserImagesItem
 from pi_tui.tui.widgets.transcript_items import NoticeItem
 
@@ -124,6 +124,20 @@ async def test_ctrl_v_without_a_clipboard_tool_says_so(tmp_path: Path, clipboard
         await pilot.press("ctrl+v")
         await wait_until(pilot, lambda: NO_TOOL_MESSAGE in notices(app))
         assert app.prompt_input.text == ""
+
+
+async def test_ctrl_v_without_a_display_says_so(tmp_path: Path, clipboard_env: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_wl_paste(clipboard_env, png(tmp_path / "clip.png"))
+    monkeypatch.delenv("WAYLAND_DISPLAY")
+    monkeypatch.setenv("XDG_SESSION_TYPE", "tty")
+    session, _ = make_session(tmp_path, [])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+v")
+        await wait_until(pilot, lambda: NO_DISPLAY_MESSAGE in notices(app))
+        assert not app.image_attachments.pending
 
 
 async def test_ctrl_v_with_an_empty_clipboard_says_so(tmp_path: Path, clipboard_env: Path) -> None:

@@ -38,6 +38,8 @@ PASTE_IMAGE_ACTION = "app.clipboard.pasteImage"
 NO_TOOL_MESSAGE = ("No clipboard image tool found: install wl-clipboard (Wayland) or xclip (X11); on macOS "
                    "pngpaste or osascript. You can also paste or drop an image file's path.")
 EMPTY_MESSAGE = "The clipboard holds no image (and no text)."
+NO_DISPLAY_MESSAGE = ("No clipboard to read: DISPLAY and WAYLAND_DISPLAY are not set (over SSH?). The terminal's "
+                      "own paste still works, and a pasted image path attaches the image.")
 
 
 class ImageAttachments:
@@ -141,6 +143,9 @@ class ImageAttachments:
             return
         if not content.tools_found:
             self.host.add_notice("warning", NO_TOOL_MESSAGE)
+            return
+        if content.no_display:
+            self.host.add_notice("warning", NO_DISPLAY_MESSAGE)
             return
         if content.image is not None and content.mime_type is not None:
             try:
