@@ -139,3 +139,32 @@ async def test_an_image_sent_while_the_agent_works_goes_with_the_steering_messag
         users = [m for m in seen[0].messages if m.role == "user"]
         assert [b.type for b in users[-1].content] == ["text", "image"]
         assert users[-1].content[0].text.endswith("and this")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("vision", [True, False])
+async def test_the_sessions_read_tool_resizes_and_notes_a_text_only_model(tmp_path: Path, vision: bool) -> None:
+    """The read tool create_agent_session builds: resized to pi's limits, and pi's non-vision note follows the
+    session's model (pi reads ctx.model)."""
+    Image.new("RGB", (2400, 1200), (9, 9, 9)).save(tmp_path / "wide.png")
+    seen: list[Any] = []
+
+    def answer(context: Any, options: Any, state: Any, model: Any) -> Any:
+        seen.append(context)
+        return faux_assistant_message("ok")
+
+    session, faux = make_session(tmp_path, [
+        faux_assistant_message(faux_tool_call("read", {"path": "wide.png"}), stop_reason="toolUse"), answer])
+    if not vision:
+        text_only = faux.get_model().model_copy(update={"input": ["text"]})
+        session.models.allow(faux.provider, text_only.id, text_only)
+        session.set_model(text_only)
+    await session.prompt("read it")
+    await session.wait_for_idle()
+    result = next(m for m in seen[0].messages if m.role == "toolResult")
+    note = result.content[0].text.splitlines()
+    assert note[:2] == ["Read image file [image/png]", "[Image: original 2400x1200, displayed at 2000x1000. "
+                        "Multiply coordinates by 1.20 to map to original image.]"]
+    assert (len(note) == 3) is not vision
+    with Image.open(io.BytesIO(base64.b64decode(result.content[1].data))) as sent:
+        assert sent.size == (2000, 1000)
