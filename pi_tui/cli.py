@@ -12,7 +12,10 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pi_tui.coding.file_args import FileArgs
 
 THINKING_CHOICES = ("off", "minimal", "low", "medium", "high", "xhigh")
 
@@ -197,15 +200,23 @@ def parse_args(argv: Sequence[str]) -> CliArgs:
     return args
 
 
-def _read_file_args(paths: Sequence[str], cwd: str) -> str:
-    """The ``<file>`` blocks of the CLI's ``@file`` arguments (``coding.file_args``, shared with the editor's
-    ``@`` mentions); exits with pi's ``Error: …`` when one cannot be read."""
-    from pi_tui.coding.file_args import read_file_args
+def _read_file_args(paths: Sequence[str], cwd: str, *, load_images: bool = True) -> FileArgs:
+    """pi's ``@file`` arguments (``coding.file_args.read_file_args``, shared with the editor's ``@`` mentions):
+    text files inlined, images resized with ``images.autoResize`` and attached (with ``load_images=False`` only
+    listed in ``image_paths``, for the app's attachment bar); exits with pi's ``Error: …`` when one cannot be
+    used."""
+    from pi_tui.coding.file_args import FileArgs, read_file_args
 
-    files = read_file_args(paths, cwd)
+    if not paths:
+        return FileArgs()
+    from pi_tui.coding.config.paths import get_agent_dir
+    from pi_tui.coding.config.settings import SettingsManager
+
+    auto_resize = SettingsManager.create(os.path.abspath(cwd), get_agent_dir()).image_auto_resize
+    files = read_file_args(paths, cwd, auto_resize=auto_resize, load_images=load_images)
     if files.problems:
         raise SystemExit(f"Error: {files.problems[0]}")
-    return files.text
+    return files
 
 
 def _list_models(search: str) -> int:
@@ -278,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_rpc_mode({**args.session_options(cwd), "strict_config": True})
     if mode in ("print", "json"):
-        prefix = _read_file_args(args.file_args, cwd)
+        files = _read_file_args(args.file_args, cwd)
         messages = list(args.messages)
         if not sys.stdin.isatty() and mode is not None:
             try:
@@ -287,19 +298,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 piped = ""
             if piped.strip():
                 messages = [piped.rstrip("\n") + ("\n\n" + messages[0] if messages else "")] + messages[1:]
-        if prefix:
-            messages = [prefix + (messages[0] if messages else "")] + messages[1:]
+        if files.text:
+            messages = [files.text + (messages[0] if messages else "")] + messages[1:]
         if not messages:
             print("Error: no prompt given (usage: pi-tui -p \"your prompt\")", file=sys.stderr)
             return 1
         from pi_tui.coding.modes.print_mode import run_print_mode
 
         options = {**args.session_options(cwd), "strict_config": True}  # a config error is an exit code, not a warning
-        return run_print_mode(options, messages, json_mode=(mode == "json"))
+        return run_print_mode(options, messages, json_mode=(mode == "json"), images=files.images)
     initial_messages = list(args.messages)
+    initial_images: list[str] = []
     if args.file_args:  # pi: the @file blocks go in front of the first message in interactive mode too
-        prefix = _read_file_args(args.file_args, cwd)
-        initial_messages = [prefix + (initial_messages[0] if initial_messages else "")] + initial_messages[1:]
+        files = _read_file_args(args.file_args, cwd, load_images=False)  # images: pending attachments
+        if files.text:
+            initial_messages = [files.text + (initial_messages[0] if initial_messages else "")] + initial_messages[1:]
+        initial_images = files.image_paths
     from pi_tui.tui.early_input import hold_typed_keys
 
     held = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
@@ -319,6 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options["theme"] = args.theme
         options["resume"] = args.resume
         options["initial_messages"] = initial_messages
+        options["initial_images"] = initial_images  # @file images: pending attachments of the first message
         options["typed_ahead"] = held.typed_ahead  # typed before the keys were held (cooked)
         result = run_app(options)
     finally:

@@ -27,7 +27,7 @@ def test_problems_are_reported_not_raised(tmp_path: Path) -> None:
     assert files.text == ""
     assert files.problems[0] == f"File not found: {tmp_path / 'missing.txt'}"
     assert "not a UTF-8 text file" in files.problems[1]
-    assert "images are not attached" in files.problems[2]
+    assert files.problems[2].startswith(f"Could not read image {tmp_path / 'pic.png'}: ")  # corrupt
     assert "is a directory" in files.problems[3]
 
 

@@ -28,7 +28,7 @@ LENGTH_WARNING = (
 """stderr line after a reply that stopped at the output token limit (then exit 1)."""
 
 
-async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool) -> int:
+async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool, images: list[Any]) -> int:
     from pi_tui.coding.agent_session.factory import create_agent_session
     from pi_tui.coding.offline_model import register_offline_provider
 
@@ -99,10 +99,13 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
                 if row["state"] in ("failed", "disconnected", "connecting"):
                     print(f"Warning: MCP server {row['name']} {row['state']}: {row.get('error') or 'no reason given'}; "
                           "its tools are not available in this run", file=sys.stderr)
-        for text in messages:
+        for index, text in enumerate(messages):
             if exit_code:
                 break
-            await session.prompt(text)
+            if index == 0 and images:
+                await session.prompt(text, images)
+            else:
+                await session.prompt(text)
             if exit_code:
                 break
     except Exception as exc:
@@ -140,9 +143,11 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
     return 0
 
 
-def run_print_mode(options: dict[str, Any], messages: Sequence[str], json_mode: bool = False) -> int:
-    """Run the prompts and return the exit code (see module docstring)."""
+def run_print_mode(options: dict[str, Any], messages: Sequence[str], json_mode: bool = False,
+                   images: Sequence[Any] | None = None) -> int:
+    """Run the prompts and return the exit code (see module docstring); ``images`` (``@file`` images) go with
+    the first message, as pi's ``initialImages``."""
     try:
-        return asyncio.run(_run(options, messages, json_mode))
+        return asyncio.run(_run(options, messages, json_mode, list(images or [])))
     except KeyboardInterrupt:
         return 130
