@@ -62,13 +62,15 @@ def resume_gc() -> None:
 
 def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     """Run the interactive app; ``options`` are the CLI's ``create_agent_session`` kwargs plus ``theme``,
-    ``resume`` (open the session picker first) and ``initial_messages``. Returns the exit code.
+    ``resume`` (open the session picker first), ``initial_messages`` and ``initial_images`` (``@file`` image paths,
+attached to the first message). Returns the exit code.
 
     Theme: ``--theme`` > ``PI_TUI_THEME`` > settings ``theme`` > dark; thinking blocks start hidden when settings
     say ``hideThinkingBlock`` (both are saved again when changed in the app)."""
     opts = dict(options)
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])
+    initial_images = list(opts.pop("initial_images", None) or [])  # @file images: pending attachments
     typed_ahead = str(opts.pop("typed_ahead", "") or "")  # keys typed before the CLI held the terminal
     resume = bool(opts.pop("resume", False))
     cwd = opts.get("cwd") or os.getcwd()
@@ -107,6 +109,7 @@ def run_app(options: dict[str, Any], theme: str | None = None) -> int:
     app.log_file = log_file
     app.open_resume_on_start = resume
     app.typed_ahead = typed_ahead
+    app.image_attachments.initial_paths = initial_images
     from pi_tui.coding.session.lock import release_all
 
     app.quit_controller.on_settled = release_all  # the session lock is gone before the process is

@@ -242,3 +242,22 @@ async def test_a_huge_image_is_resized_before_it_is_sent(tmp_path: Path) -> None
         assert "[Image: original 4000x3000, displayed at 2000x1500." in text.text
         with Image.open(io.BytesIO(base64.b64decode(image.data))) as sent:
             assert sent.size == (2000, 1500)
+
+
+async def test_at_file_images_go_with_the_first_message(tmp_path: Path) -> None:
+    """``pi-tui @shot.png "what is this"``: the CLI hands the image to the app (launch: initial_images), the
+    first message waits for it and takes it."""
+    from pi_tui.cli import _split_file_args
+
+    shot = png(tmp_path / "shot.png")
+    (tmp_path / "notes.md").write_text("n")
+    assert _split_file_args(["shot.png", "notes.md"], str(tmp_path)) == (["notes.md"], [str(shot)])
+    seen: list[Any] = []
+    session, _ = make_session(tmp_path, [recording_step(seen)])
+    app = make_app(session, initial_messages=["what is this"])
+    app.image_attachments.initial_paths = [str(shot)]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: bool(seen), limit=20)
+        content = last_user_content(seen[0])
+        assert [b.type for b in content] == ["text", "image"]
+        assert content[0].text == f'<file name="{shot}"></file>\nwhat is this'

@@ -21,6 +21,7 @@ disabled.``), and a warning says so.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from typing import Any
 
@@ -51,7 +52,10 @@ class ImageAttachments:
         self.bar = bar
         self.settings = settings
         self.pending: list[ImageAttachment] = []
+        self.initial_paths: list[str] = []  # ``@file`` images from the command line: attached at mount
         self._loading = 0
+        self._loaded = asyncio.Event()  # set while nothing is being read (``take`` waits for a paste in flight)
+        self._loaded.set()
 
     # ------------------------------------------------------------ settings
     @property
@@ -76,6 +80,9 @@ class ImageAttachments:
         ctx = self.host.ctx
         ctx.image_previews = bool(getattr(self.settings, "show_images", True)) and terminal_shows_pixels()
         ctx.image_width_cells = int(getattr(self.settings, "image_width_cells", 60) or 60)
+        if self.initial_paths:
+            self._loaded.clear()  # now: the first message (sent once the session starts) waits for them
+            self.host.run_worker(self.attach_paths(self.initial_paths), group="image-attach")
 
     # ------------------------------------------------------------ the pending list
     def _show(self) -> None:
@@ -105,6 +112,7 @@ class ImageAttachments:
         """Read and resize ``paths`` in a thread and attach them; each failure is one warning."""
         added: list[ImageAttachment] = []
         self._loading += len(paths)
+        self._loaded.clear()
         self._show()
         try:
             for path in paths:
@@ -122,6 +130,8 @@ class ImageAttachments:
                 self.add(attachment)
                 added.append(attachment)
         finally:
+            if self._loading <= 0:
+                self._loaded.set()
             self._show()
         return added
 
@@ -174,6 +184,10 @@ class ImageAttachments:
     async def take(self, text: str) -> tuple[str, list[ImageContent]]:
         """The text and images to send now: typed image paths are attached first, then every pending image
         goes (pi's file line before the text) and the list is emptied. Warns when the model gets none."""
+        if not self._loaded.is_set():  # Enter pressed while a pasted image is still being read: it goes too
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(30.0):
+                    await self._loaded.wait()
         typed = [p for p in typed_image_paths(text, self.host.cwd) if all(a.path != p for a in self.pending)]
         if typed:
             await self.attach_paths(typed)
