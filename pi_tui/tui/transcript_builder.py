@@ -28,8 +28,8 @@ from pi_tui.coding.session.tool_results import INTERRUPTED_TEXT
 from pi_tui.tui.entry_labels import MessageLabels
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.custom_message_item import CustomMessageItem
-from pi_tui.tui.widgets.label_item import LabelItem
 from pi_tui.tui.widgets.image_card import user_item
+from pi_tui.tui.widgets.label_item import LabelItem
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
     AssistantItem,
