@@ -195,7 +195,8 @@ class PiApp(App[int]):
         self.image_attachments = ImageAttachments(self, self.attachment_bar, self.settings_manager)
         self.submit_flow = SubmitController(self, lambda text: classify_submit(text, self.slash_commands()),
                                             self.slash_runner.run_slash, BashRunner(self), self.session_changed,
-                                            attach=self.image_attachments.take)
+                                            attach=self.image_attachments.take,
+                                            claim=self.image_attachments.claim)
         self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,

@@ -247,11 +247,13 @@ async def test_a_huge_image_is_resized_before_it_is_sent(tmp_path: Path) -> None
 async def test_at_file_images_go_with_the_first_message(tmp_path: Path) -> None:
     """``pi-tui @shot.png "what is this"``: the CLI hands the image to the app (launch: initial_images), the
     first message waits for it and takes it."""
-    from pi_tui.cli import _split_file_args
+    from pi_tui.cli import _read_file_args
 
     shot = png(tmp_path / "shot.png")
     (tmp_path / "notes.md").write_text("n")
-    assert _split_file_args(["shot.png", "notes.md"], str(tmp_path)) == (["notes.md"], [str(shot)])
+    files = _read_file_args(["shot.png", "notes.md"], str(tmp_path), load_images=False)
+    assert files.image_paths == [str(shot)] and files.images == []  # the app reads them (attachment bar)
+    assert files.text == f'<file name="{tmp_path / "notes.md"}">\nn\n</file>\n'
     seen: list[Any] = []
     session, _ = make_session(tmp_path, [recording_step(seen)])
     app = make_app(session, initial_messages=["what is this"])

@@ -5,7 +5,8 @@
   holds text instead, that text is pasted into the editor; no clipboard tool or an empty clipboard is said so.
 * A paste that is nothing but image file paths (a file dropped on the terminal) attaches them instead of
   inserting the text (``coding.image_paths.pasted_image_paths``).
-* Image paths typed in the prompt are attached when it is sent (``typed_image_paths``); the text stays as typed.
+* Image paths typed in the prompt, and images mentioned with ``@`` (``coding.file_args``), are attached when it
+  is sent (:meth:`ImageAttachments.claim`: only the typed text is searched); the text stays as typed.
 * Pending images are listed above the editor (``AttachmentBar``): a click removes one, Backspace on an empty
   editor the last.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from textual import events
@@ -181,16 +183,22 @@ class ImageAttachments:
         return True
 
     # ------------------------------------------------------------ sending
+    async def claim(self, typed: str, paths: Sequence[str] = ()) -> None:
+        """When a prompt is submitted: attach the image files named in what was ``typed`` (``typed_image_paths``)
+        and ``paths`` (images mentioned with ``@``, found by ``coding.file_args``), each once. Only the typed
+        text is searched: a text file attached in front of it may name images that are not meant."""
+        wanted = list(dict.fromkeys([*paths, *typed_image_paths(typed, self.host.cwd)]))
+        fresh = [p for p in wanted if all(a.path != p for a in self.pending)]
+        if fresh:
+            await self.attach_paths(fresh)
+
     async def take(self, text: str) -> tuple[str, list[ImageContent]]:
-        """The text and images to send now: typed image paths are attached first, then every pending image
+        """The text and images to send now: every pending image (those :meth:`claim` found in the prompt too)
         goes (pi's file line before the text) and the list is emptied. Warns when the model gets none."""
         if not self._loaded.is_set():  # Enter pressed while a pasted image is still being read: it goes too
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(30.0):
                     await self._loaded.wait()
-        typed = [p for p in typed_image_paths(text, self.host.cwd) if all(a.path != p for a in self.pending)]
-        if typed:
-            await self.attach_paths(typed)
         if not self.pending:
             return text, []
         images = list(self.pending)

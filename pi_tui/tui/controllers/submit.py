@@ -31,9 +31,11 @@ class SubmitController:
 
     def __init__(self, host: AppHost, classify: Callable[[str], SubmitKind], run_slash: Callable[[str], bool],
                  bash: BashRunner, session_changed: asyncio.Event,
-                 attach: Callable[[str], Awaitable[tuple[str, list[Any]]]] | None = None) -> None:
+                 attach: Callable[[str], Awaitable[tuple[str, list[Any]]]] | None = None,
+                 claim: Callable[[str, list[str]], Awaitable[object]] | None = None) -> None:
         self.host = host
         self._attach = attach  # (text) -> (text, images): the pending images join a message sent to the session
+        self._claim = claim  # (typed text, image paths mentioned) -> attach the images it names (pending)
         self._classify = classify
         self._run_slash = run_slash
         self._bash = bash
@@ -66,7 +68,9 @@ class SubmitController:
             return
         typed = text  # what the user typed (before attachments): given back if the prompt is refused
         if not as_message:
-            text = self._attach_mentions(text)
+            text, mentioned_images = self._attach_mentions(text)
+            if self._claim is not None:  # only what was typed is searched for image paths, not attached files
+                await self._claim(typed, mentioned_images)
         if host.session is None and not host.session_error:
             # Typed before the session exists (start-up): held and sent once it is ready, shown as pending
             # (issue 9: Enter in the first seconds was lost or told to try again).
@@ -110,19 +114,20 @@ class SubmitController:
             if refused and not host.prompt_input.text.strip():
                 host.prompt_input.set_text(typed)
 
-    def _attach_mentions(self, text: str) -> str:
-        """``text`` with the files it mentions as ``@path`` in front of it, as pi's CLI ``@file`` arguments
-        (``coding.file_args.attach_mentions``); what cannot be attached is a warning, the rest is sent."""
+    def _attach_mentions(self, text: str) -> tuple[str, list[str]]:
+        """``text`` with the text files it mentions as ``@path`` in front of it, as pi's CLI ``@file``
+        arguments (``coding.file_args.attach_mentions``), and the absolute paths of the images it mentions (they
+        join the pending images: ``claim``); what cannot be attached is a warning, the rest is sent."""
         from pi_tui.coding.file_args import attach_mentions
 
         try:
-            text, files = attach_mentions(text, self.host.cwd)
+            expanded, files = attach_mentions(text, self.host.cwd, load_images=False)
         except Exception as exc:  # a mention never stops the message
             log.warning("attaching mentioned files failed", exc_info=exc)
-            return text
+            return text, []
         for problem in files.problems:
             self.host.add_notice("warning", f"Not attached: {problem}")
-        return text
+        return expanded, files.image_paths
 
     def _refuse_unknown_command(self, name: str, suggestion: str | None, text: str) -> None:
         """``/exprot``: say so, suggest the nearest command, and give the text back to the editor to fix."""
