@@ -8,7 +8,8 @@ For each path (resolved like the ``read`` tool: ``~``, a leading ``@``, the cwd,
 
 * missing: ``File not found: <abs>`` (pi prints ``Error: …`` and exits 1); a directory: ``Not a file: …``;
 * empty: skipped (pi);
-* an image (JPEG, PNG, GIF, WebP, by its bytes, never its name): resized to pi's limits when ``auto_resize``
+* an image (JPEG, PNG, GIF, WebP, or BMP converted to PNG with pi's ``[Image converted from image/bmp to
+  image/png.]`` hint, pi 0.80.3; by its bytes, never its name): resized to pi's limits when ``auto_resize``
   (pi's ``images.autoResize``; :mod:`pi_tui.coding.images`) and attached, referenced in the text as
   ``<file name="<abs>"><dimension note></file>``; one that cannot be brought under the limit is
   ``<file name="<abs>">[Image omitted: could not be resized below the inline image size limit.]</file>``
@@ -32,12 +33,15 @@ from dataclasses import dataclass, field
 
 from pi_tui.ai.types import ImageContent
 from pi_tui.coding.images import (
+    HEAD_BYTES,
     IMAGE_OMITTED_NOTE,
     MAX_FILE_BYTES,
     ImageError,
+    conversion_hint,
     detect_image_mime,
     format_dimension_note,
     load_image_bytes,
+    normalize_image,
     resize_image,
 )
 from pi_tui.coding.tools.path_utils import resolve_read_path
@@ -70,7 +74,7 @@ class FileArgs:
 
 def _read_head(path: str) -> bytes:
     with open(path, "rb") as handle:
-        return handle.read(16)
+        return handle.read(HEAD_BYTES)
 
 
 def _add_image(result: FileArgs, absolute: str, mime: str, auto_resize: bool) -> None:
@@ -81,11 +85,12 @@ def _add_image(result: FileArgs, absolute: str, mime: str, auto_resize: bool) ->
     with open(absolute, "rb") as handle:
         raw = handle.read()
     try:
+        raw, mime, converted_from = normalize_image(raw, mime)  # a BMP becomes a PNG (pi 0.80.3)
         if not auto_resize:  # pi: sent as it is, without a note (it must still decode)
             as_is = load_image_bytes(raw, absolute, auto_resize=False)
             result.attached.append(absolute)
             result.images.append(ImageContent(data=as_is.data, mime_type=as_is.mime_type))
-            result.text += f'<file name="{absolute}"></file>\n'
+            result.text += f'<file name="{absolute}">{conversion_hint(converted_from, mime) or ""}</file>\n'
             return
         resized = resize_image(base64.b64encode(raw).decode("ascii"), mime)
     except ImageError as exc:
@@ -96,7 +101,8 @@ def _add_image(result: FileArgs, absolute: str, mime: str, auto_resize: bool) ->
         result.text += f'<file name="{absolute}">{IMAGE_OMITTED_NOTE}</file>\n'
         return
     result.images.append(ImageContent(data=resized.data, mime_type=resized.mime_type))
-    result.text += f'<file name="{absolute}">{format_dimension_note(resized) or ""}</file>\n'
+    hints = [h for h in (conversion_hint(converted_from, resized.mime_type), format_dimension_note(resized)) if h]
+    result.text += f'<file name="{absolute}">{chr(10).join(hints)}</file>\n'
 
 
 def read_file_args(paths: Sequence[str], cwd: str, *, auto_resize: bool = True,

@@ -6,7 +6,7 @@ one or more paths of existing image files, in the forms terminals use: plain (``
 (percent-encoded), several separated by spaces or newlines. Anything else is ordinary text (None).
 
 :func:`typed_image_paths` finds paths typed in a prompt: tokens ending in an image extension (``.png``,
-``.jpg``, ``.jpeg``, ``.gif``, ``.webp``; an ``@`` prefix or quotes allowed) that name an existing file whose
+``.jpg``, ``.jpeg``, ``.gif``, ``.webp``, ``.bmp``; an ``@`` prefix or quotes allowed) that name an existing file whose
 first bytes are an image. Both resolve paths like the ``read`` tool (``~``, the cwd, macOS screenshot
 spaces; :func:`pi_tui.coding.tools.path_utils.resolve_read_path`) and check the bytes, never the name alone.
 """
@@ -18,10 +18,10 @@ import re
 import shlex
 from urllib.parse import unquote, urlparse
 
-from pi_tui.coding.images import detect_image_mime
+from pi_tui.coding.images import HEAD_BYTES, detect_image_mime
 from pi_tui.coding.tools.path_utils import resolve_read_path
 
-IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")
 MAX_PATHS = 20
 """At most this many paths are taken from one paste or prompt."""
 _TOKEN = re.compile(r"""'[^'\n]+'|"[^"\n]+"|(?:\\.|[^\s'"])+""")
@@ -34,7 +34,7 @@ def is_image_file(path: str) -> bool:
         if not os.path.isfile(path):
             return False
         with open(path, "rb") as f:
-            return detect_image_mime(f.read(16)) is not None
+            return detect_image_mime(f.read(HEAD_BYTES)) is not None
     except OSError:
         return False
 

@@ -3,7 +3,8 @@
 pi 0.73.1 ``utils/image-resize.js`` (``resizeImage``, ``formatDimensionNote``), ``utils/mime.js`` and
 ``cli/file-processor.js``, ported with Pillow instead of Photon:
 
-* Supported images: JPEG, PNG, GIF, WebP, detected by their first bytes (never by the file name).
+* Supported images: JPEG, PNG, GIF, WebP, detected by their first bytes (never by the file name); a BMP is
+  detected too and converted to PNG first (pi 0.80.3: :func:`normalize_image`, :func:`conversion_hint`).
 * Limits: at most 2000x2000 pixels and a base64 form under 4.5 MB (``DEFAULT_MAX_BYTES``: headroom below
   Anthropic's 5 MB). An image already within both is passed through unchanged (same bytes, same MIME type).
 * Otherwise (``resize_image``): EXIF orientation applied, scaled to fit 2000x2000 (aspect kept, Lanczos), then
@@ -46,8 +47,43 @@ class ImageError(Exception):
     """An image that cannot be used; ``str(error)`` is a message for the user."""
 
 
+HEAD_BYTES = 32
+"""How many leading bytes :func:`detect_image_mime` needs (a BMP's header is checked up to byte 30)."""
+CONVERTED_OMITTED_NOTE = "[Image omitted: could not be converted to a supported inline image format.]"
+"""pi 0.80.3: a BMP that cannot be turned into a PNG."""
+
+
+def _u16(head: bytes, at: int) -> int:
+    return int.from_bytes(head[at:at + 2], "little")
+
+
+def _u32(head: bytes, at: int) -> int:
+    return int.from_bytes(head[at:at + 4], "little")
+
+
+def _is_bmp(head: bytes) -> bool:
+    """A Windows bitmap header (pi 0.80.3 detects BMP files): ``BM``, a plausible file size and pixel offset,
+    a known DIB header size (12 or 40..124), one colour plane and 1/4/8/16/24/32 bits per pixel. A text file
+    that merely starts with ``BM`` fails these checks."""
+    if len(head) < 26 or not head.startswith(b"BM"):
+        return False
+    file_size, pixel_offset, dib_size = _u32(head, 2), _u32(head, 10), _u32(head, 14)
+    if (file_size != 0 and file_size < 26) or pixel_offset < 14 + dib_size:
+        return False
+    if file_size != 0 and pixel_offset >= file_size:
+        return False
+    if dib_size == 12:
+        planes, bits = _u16(head, 22), _u16(head, 24)
+    elif 40 <= dib_size <= 124 and len(head) >= 30:
+        planes, bits = _u16(head, 26), _u16(head, 28)
+    else:
+        return False
+    return planes == 1 and bits in (1, 4, 8, 16, 24, 32)
+
+
 def detect_image_mime(head: bytes) -> str | None:
-    """MIME type of a supported image from its first bytes: ``image/jpeg|png|gif|webp``, else None."""
+    """MIME type of an image from its first bytes (:data:`HEAD_BYTES` of them): ``image/jpeg|png|gif|webp``,
+    or ``image/bmp`` (pi 0.80.3; not sent as it is: :func:`normalize_image` makes it a PNG), else None."""
     if head.startswith(b"\xff\xd8\xff"):
         return "image/jpeg"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -56,7 +92,29 @@ def detect_image_mime(head: bytes) -> str | None:
         return "image/gif"
     if len(head) >= 12 and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return "image/webp"
+    if _is_bmp(head):
+        return "image/bmp"
     return None
+
+
+def normalize_image(raw: bytes, mime_type: str) -> tuple[bytes, str, str | None]:
+    """``(bytes, mime_type, converted_from)``: a type models take (JPEG, PNG, GIF, WebP) is returned as it is
+    (``converted_from`` None); anything else (BMP) is decoded and encoded as PNG (pi 0.80.3 ``normalizeImage``),
+    ``converted_from`` naming the old type. Raises :class:`ImageError` when it cannot be decoded."""
+    base = mime_type.split(";")[0].strip().lower()
+    if base in SUPPORTED_IMAGE_MIME_TYPES:
+        return raw, base, None
+    image = _open(raw)
+    out = io.BytesIO()
+    (image if image.mode in ("RGB", "RGBA", "L", "LA", "P", "1") else image.convert("RGBA")).save(out, "PNG")
+    return out.getvalue(), "image/png", base
+
+
+def conversion_hint(converted_from: str | None, mime_type: str) -> str | None:
+    """pi's ``[Image converted from image/bmp to image/png.]`` when the type changed, else None."""
+    if not converted_from or converted_from == mime_type:
+        return None
+    return f"[Image converted from {converted_from} to {mime_type}.]"
 
 
 def extension_for_mime(mime_type: str) -> str | None:
@@ -225,23 +283,27 @@ def load_image_bytes(raw: bytes, path: str, *, auto_resize: bool = True) -> Imag
     name = os.path.basename(path) or path
     if not raw:
         raise ImageError(f"{name} is empty.")
-    mime = detect_image_mime(raw[:16])
+    mime = detect_image_mime(raw[:HEAD_BYTES])
     if mime is None:
-        raise ImageError(f"{name} is not a supported image (PNG, JPEG, GIF or WebP).")
-    data = base64.b64encode(raw).decode("ascii")
-    if not auto_resize:
-        image = _open(raw)
-        w, h = image.width, image.height
-        return ImageAttachment(path, name, data, mime, w, h, w, h, len(raw))
+        raise ImageError(f"{name} is not a supported image (PNG, JPEG, GIF, WebP or BMP).")
     try:
+        source_bytes = len(raw)
+        raw, mime, converted_from = normalize_image(raw, mime)  # a BMP becomes a PNG (pi 0.80.3)
+        data = base64.b64encode(raw).decode("ascii")
+        if not auto_resize:
+            image = _open(raw)
+            w, h = image.width, image.height
+            return ImageAttachment(path, name, data, mime, w, h, w, h, source_bytes,
+                                   conversion_hint(converted_from, mime))
         resized = resize_image(data, mime)
     except ImageError as exc:
         raise ImageError(f"{name}: {exc}") from None
     if resized is None:
         raise ImageError(f"{name}: {IMAGE_OMITTED_NOTE.strip('[]')}")
+    hints = [h for h in (conversion_hint(converted_from, resized.mime_type), format_dimension_note(resized)) if h]
     return ImageAttachment(path, name, resized.data, resized.mime_type, resized.width, resized.height,
-                           resized.original_width, resized.original_height, len(raw),
-                           format_dimension_note(resized))
+                           resized.original_width, resized.original_height, source_bytes,
+                           "\n".join(hints) or None)
 
 
 def load_image_file(path: str, *, auto_resize: bool = True) -> ImageAttachment:

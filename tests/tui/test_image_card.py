@@ -144,8 +144,8 @@ async def test_an_image_sent_while_the_agent_works_goes_with_the_steering_messag
 @pytest.mark.anyio
 @pytest.mark.parametrize("vision", [True, False])
 async def test_the_sessions_read_tool_resizes_and_notes_a_text_only_model(tmp_path: Path, vision: bool) -> None:
-    """The read tool create_agent_session builds: resized to pi's limits, and pi's non-vision note follows the
-    session's model (pi reads ctx.model)."""
+    """The read tool create_agent_session builds: resized to pi's limits, and the model without image input is
+    named in the result's details (pi 1.6.0; pi reads ctx.model), never in its text."""
     Image.new("RGB", (2400, 1200), (9, 9, 9)).save(tmp_path / "wide.png")
     seen: list[Any] = []
 
@@ -165,6 +165,8 @@ async def test_the_sessions_read_tool_resizes_and_notes_a_text_only_model(tmp_pa
     note = result.content[0].text.splitlines()
     assert note[:2] == ["Read image file [image/png]", "[Image: original 2400x1200, displayed at 2000x1000. "
                         "Multiply coordinates by 1.20 to map to original image.]"]
-    assert (len(note) == 3) is not vision
+    assert len(note) == 2  # pi 1.6.0: no non-vision note stored in the result
+    stored = next(m for m in session.messages if m.role == "toolResult")
+    assert (stored.details == {"imageUnsupportedByModel": text_only.id}) if not vision else stored.details is None
     with Image.open(io.BytesIO(base64.b64decode(result.content[1].data))) as sent:
         assert sent.size == (2000, 1000)

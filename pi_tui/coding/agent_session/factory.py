@@ -257,8 +257,8 @@ def create_agent_session(
         pending.default_level, pending.record_initial = level, is_new
     level = clamp_thinking_level(chosen, level) if chosen is not None else "off"
 
-    # read's non-vision note follows the model in use (pi: ctx.model); ``agent`` is bound below
-    all_tools = _build_tools(cwd, settings_manager, lambda: _takes_images(agent))
+    # read's non-vision warning follows the model in use (pi: ctx.model); ``agent`` is bound below
+    all_tools = _build_tools(cwd, settings_manager, lambda: _takes_images(agent), lambda: _model_id(agent))
     active = _select_tools(all_tools, split_tool_names(tools)[0])  # `mcp__…` entries filter MCP tools (mcp/)
     resources = ResourceLoader(
         cwd,
@@ -331,8 +331,15 @@ def _takes_images(agent: SessionAgent) -> bool:
     return model is None or "image" in model.input
 
 
+def _model_id(agent: SessionAgent) -> str | None:
+    """The id of the agent's model (read names it when it takes no images), None without a model."""
+    model = agent.state.model
+    return None if model is None else model.id
+
+
 def _build_tools(cwd: str, settings_manager: SettingsManager,
-                 supports_images: Callable[[], bool] | None = None) -> dict[str, AgentTool]:
+                 supports_images: Callable[[], bool] | None = None,
+                 model_id: Callable[[], str | None] | None = None) -> dict[str, AgentTool]:
     from pi_tui.coding.tools import create_coding_tools
 
     return create_coding_tools(
@@ -343,6 +350,7 @@ def _build_tools(cwd: str, settings_manager: SettingsManager,
             "autoResizeImages": settings_manager.image_auto_resize,
         },
         supports_images=supports_images,
+        model_id=model_id,
     )
 
 

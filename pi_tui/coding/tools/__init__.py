@@ -8,7 +8,8 @@ is :data:`READ_ONLY_TOOL_NAMES` (``read, grep, find, ls``).
 ``shellPath`` (bash shell, must exist), ``shellCommandPrefix`` (prepended to every bash command with a
 newline), ``binDir`` (put first on the bash PATH), ``searchBackend`` (``"auto"|"external"|"python"``
 for grep/find), ``autoResizeImages`` (pi's ``images.autoResize``: ``read`` resizes images, default on).
-``supports_images`` (a callable) lets ``read`` add pi's non-vision note.
+``supports_images`` and ``model_id`` (callables) let ``read`` name a model without image input in its
+details (pi 1.6.0 ``imageUnsupportedByModel``).
 """
 
 from __future__ import annotations
@@ -57,13 +58,14 @@ def create_coding_tools(
     settings: Mapping[str, Any] | None = None,
     *,
     supports_images: Callable[[], bool] | None = None,
+    model_id: Callable[[], str | None] | None = None,
 ) -> dict[str, AgentTool]:
     """All seven tools for ``cwd``, keyed by name in :data:`ALL_TOOL_NAMES` order (see module docstring
     for ``settings``)."""
     raw_backend = _setting(settings, "searchBackend", "search_backend")
     backend: SearchBackend = raw_backend if raw_backend in ("auto", "external", "python") else "auto"
     tools: list[AgentTool] = [
-        ReadTool(cwd, supports_images=supports_images,
+        ReadTool(cwd, supports_images=supports_images, model_id=model_id,
                  auto_resize_images=_setting(settings, "autoResizeImages", "auto_resize_images") is not False),
         BashTool(
             cwd,

@@ -1,8 +1,10 @@
 """The ``read`` tool (pi-reference §3.13 ``read``, cases 22).
 
 * Images are detected by magic bytes (JPEG, PNG, GIF, WebP; not by extension) and returned as
-  ``Read image file [<mime>]`` + an image block (+ pi's non-vision note when the model cannot take
-  images). With ``auto_resize_images`` (setting ``images.autoResize``, default on) they are resized as pi
+  ``Read image file [<mime>]`` + an image block. A BMP is converted to PNG first, with pi's ``[Image converted
+  from image/bmp to image/png.]`` hint (pi 0.80.3). When the model cannot take images the result carries no
+  note (pi 1.6.0: a stored note was replayed to a vision model after a switch); ``details`` name the model
+  (``imageUnsupportedByModel``), which the TUI shows, and each request replaces the image by a placeholder. With ``auto_resize_images`` (setting ``images.autoResize``, default on) they are resized as pi
   does (:func:`pi_tui.coding.images.resize_image`: at most 2000x2000 and under 4.5 MB of base64, in a worker
   thread), the MIME type in the note is the sent one and a resized image gets pi's dimension note
   (``[Image: original WxH, displayed at wxh. ...]``); one that cannot be brought under the limit gets pi's
@@ -35,14 +37,18 @@ from pydantic import Field
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
 from pi_tui.ai.abort import AbortSignal
 from pi_tui.ai.types import ImageContent, TextContent
-from pi_tui.coding.images import DEFAULT_MAX_BYTES as MAX_IMAGE_BASE64_BYTES
 from pi_tui.coding.images import (
+    CONVERTED_OMITTED_NOTE,
+    HEAD_BYTES,
     IMAGE_OMITTED_NOTE,
     ImageError,
+    conversion_hint,
     detect_image_mime,
     format_dimension_note,
+    normalize_image,
     resize_image,
 )
+from pi_tui.coding.images import DEFAULT_MAX_BYTES as MAX_IMAGE_BASE64_BYTES
 from pi_tui.coding.tools.common import in_thread, node_error_message, run_abortable, text_result
 from pi_tui.coding.tools.file_access import read_file
 from pi_tui.coding.tools.path_utils import resolve_read_path
@@ -66,7 +72,8 @@ READ_PARAMETERS: dict[str, Any] = {
     },
 }
 
-NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]"
+IMAGE_UNSUPPORTED_KEY = "imageUnsupportedByModel"
+"""``details`` key naming the model that got a placeholder for a read image (pi 1.6.0; the TUI warns)."""
 BINARY_SNIFF_BYTES = 8192
 MAX_INLINE_IMAGE_BYTES = MAX_IMAGE_BASE64_BYTES
 """pi's inline image limit, on the base64 size."""
@@ -108,7 +115,7 @@ def _read_local(path: str, offset: int | None, limit: int | None) -> tuple[str, 
     with _open(path) as f:
         try:
             head = f.read(BINARY_SNIFF_BYTES)
-            mime = detect_image_mime(head[:16])
+            mime = detect_image_mime(head[:HEAD_BYTES])
             if mime is not None:
                 return "image", head + f.read(), mime
             if is_binary(head):
@@ -181,11 +188,13 @@ class ReadTool(AgentTool):
 
     cwd: str = Field(default=".", exclude=True)
     supports_images: Callable[[], bool] | None = Field(default=None, exclude=True)
+    model_id: Callable[[], str | None] | None = Field(default=None, exclude=True)  # named in the image warning
     auto_resize_images: bool = Field(default=True, exclude=True)  # pi's images.autoResize
     file_access: Any = Field(default=None, exclude=True)  # tools/file_access.py; None = local files
 
     def __init__(self, cwd: str, supports_images: Callable[[], bool] | None = None,
-                 auto_resize_images: bool = True, **data: Any) -> None:
+                 auto_resize_images: bool = True, model_id: Callable[[], str | None] | None = None,
+                 **data: Any) -> None:
         super().__init__(
             name="read",
             label="read",
@@ -193,6 +202,7 @@ class ReadTool(AgentTool):
             parameters=READ_PARAMETERS,
             cwd=cwd,
             supports_images=supports_images,
+            model_id=model_id,
             auto_resize_images=auto_resize_images,
             **data,
         )
@@ -217,7 +227,7 @@ class ReadTool(AgentTool):
                 return text_result(_binary_note(path, value))
             return text_result(*format_window(value, path, offset))
         raw = await run_abortable(signal, read_file(self.file_access, absolute, _load))
-        mime = detect_image_mime(raw[:16])
+        mime = detect_image_mime(raw[:HEAD_BYTES])
         if mime is not None:
             return await run_abortable(signal, asyncio.to_thread(self._image_result, raw, mime))
         if is_binary(raw):
@@ -228,7 +238,12 @@ class ReadTool(AgentTool):
 
     def _image_result(self, raw: bytes, mime: str) -> AgentToolResult:
         """pi's image branch of ``read`` (module docstring); runs in a worker thread (Pillow)."""
-        non_vision = self.supports_images is not None and not self.supports_images()
+        details = self._unsupported_details()
+        try:
+            raw, mime, converted_from = normalize_image(raw, mime)  # a BMP becomes a PNG (pi 0.80.3)
+        except ImageError:
+            return text_result(f"Read image file [{mime}]\n{CONVERTED_OMITTED_NOTE}", details)
+        hint = conversion_hint(converted_from, mime)
         encoded = base64.b64encode(raw).decode("ascii")
         note, image = f"Read image file [{mime}]", ImageContent(data=encoded, mime_type=mime)
         if self.auto_resize_images:
@@ -240,12 +255,22 @@ class ReadTool(AgentTool):
                 if resized is None:
                     note = f"{note}\n{IMAGE_OMITTED_NOTE}"
             if resized is None:
-                return text_result(note + (f"\n{NON_VISION_NOTE}" if non_vision else ""))
+                return text_result(note, details)
             note = f"Read image file [{resized.mime_type}]"
-            dimension_note = format_dimension_note(resized)
-            if dimension_note:
-                note += f"\n{dimension_note}"
+            hint = conversion_hint(converted_from, resized.mime_type)
+            for extra in (hint, format_dimension_note(resized)):
+                if extra:
+                    note += f"\n{extra}"
             image = ImageContent(data=resized.data, mime_type=resized.mime_type)
-        if non_vision:
-            note += f"\n{NON_VISION_NOTE}"
-        return AgentToolResult(content=[TextContent(text=note), image])
+        elif hint:
+            note += f"\n{hint}"
+        return AgentToolResult(content=[TextContent(text=note), image], details=details)
+
+    def _unsupported_details(self) -> dict[str, str] | None:
+        """pi 1.6.0: a model without image input is named in ``details.imageUnsupportedByModel`` (shown by the
+        TUI only); the result itself carries no note, so a later vision model is not told the image is missing
+        (the placeholder is put in per request by ``transform_messages``)."""
+        if self.supports_images is None or self.supports_images():
+            return None
+        name = self.model_id() if self.model_id is not None else None
+        return {IMAGE_UNSUPPORTED_KEY: name or "The current model"}

@@ -159,6 +159,15 @@ def without_tool_notice(text: str, details: Any) -> str:
     return _TOOL_NOTICE.sub("", text, count=1)
 
 
+def image_warning(details: Any) -> str | None:
+    """pi 1.6.0's read warning: ``[<model> does not support images; it saw a placeholder instead]`` when the
+    result's details name a model without image input (``imageUnsupportedByModel``), shown collapsed too."""
+    name = details.get("imageUnsupportedByModel") if isinstance(details, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    return sanitize_terminal_output(f"[{name} does not support images; it saw a placeholder instead]")
+
+
 def truncation_note(details: Any) -> str | None:
     """``[Truncated: …]`` / ``[Full output: <path>. Truncated: …]`` from a result's details, if any."""
     if not isinstance(details, dict):

@@ -401,9 +401,9 @@ class ToolItem(TranscriptItem):
             body = Text("\n".join(pv.lines), style=style)
             hint = Text(pv.hint, style=t.fg("muted")) if pv.hint else None
             parts.extend([hint, body] if pv.hint_above else [body, hint])
-        note = tool_format.truncation_note(self.details)
-        if note:
-            parts.append(Text(note, style=t.fg("warning")))
+        for note in (tool_format.truncation_note(self.details), tool_format.image_warning(self.details)):
+            if note:
+                parts.append(Text(note, style=t.fg("warning")))
         if self.name == "bash" and self.status == "running":
             parts.append(Text("Running...", style=t.fg("muted")))
         elif self.name == "bash" and self.elapsed is not None and ctx.show_timing:

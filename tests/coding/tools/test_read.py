@@ -139,12 +139,17 @@ async def test_fake_image_extension_is_read_as_text(tmp_path: Path) -> None:
 
 
 async def test_non_vision_model_note(tmp_path: Path) -> None:
+    """pi 1.6.0: no note in the result (it was replayed to a vision model after a switch); details name the
+    model for the TUI's warning."""
     (tmp_path / "pic.png").write_bytes(png_1x1())
     result = await run(ReadTool(str(tmp_path), supports_images=lambda: False), {"path": "pic.png"})
-    assert text_of(result) == (
-        "Read image file [image/png]\n"
-        "[Current model does not support images. The image will be omitted from this request.]"
-    )
+    assert text_of(result) == "Read image file [image/png]" and result.content[1].type == "image"
+    assert result.details == {"imageUnsupportedByModel": "The current model"}
+    named = await run(ReadTool(str(tmp_path), supports_images=lambda: False, model_id=lambda: "gpt-text"),
+                      {"path": "pic.png"})
+    assert named.details == {"imageUnsupportedByModel": "gpt-text"}
+    vision = await run(ReadTool(str(tmp_path), supports_images=lambda: True), {"path": "pic.png"})
+    assert vision.details is None
 
 
 async def test_oversized_image_is_re_encoded_below_the_limit(tmp_path: Path) -> None:
@@ -167,9 +172,9 @@ async def test_image_that_cannot_fit_is_omitted(tmp_path: Path, monkeypatch: pyt
     assert len(result.content) == 1
     assert text_of(result) == (
         "Read image file [image/png]\n"
-        "[Image omitted: could not be resized below the inline image size limit.]\n"
-        "[Current model does not support images. The image will be omitted from this request.]"
+        "[Image omitted: could not be resized below the inline image size limit.]"
     )
+    assert result.details == {"imageUnsupportedByModel": "The current model"}
 
 
 async def test_abort_before_start(tmp_path: Path) -> None:
