@@ -309,11 +309,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_print_mode(options, messages, json_mode=(mode == "json"), images=files.images)
     initial_messages = list(args.messages)
     initial_images: list[str] = []
+    initial_file_text = ""
     if args.file_args:  # pi: the @file blocks go in front of the first message in interactive mode too
         files = _read_file_args(args.file_args, cwd, load_images=False)  # images: pending attachments
-        if files.text:
-            initial_messages = [files.text + (initial_messages[0] if initial_messages else "")] + initial_messages[1:]
-        initial_images = files.image_paths
+        initial_file_text, initial_images = files.text, files.image_paths
+        if files.text and not initial_messages:
+            initial_messages = [""]  # pi sends the file blocks as the first message
     from pi_tui.tui.early_input import hold_typed_keys
 
     held = hold_typed_keys()  # keys typed while the app loads stay as typed (Enter stays Enter)
@@ -334,6 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options["resume"] = args.resume
         options["initial_messages"] = initial_messages
         options["initial_images"] = initial_images  # @file images: pending attachments of the first message
+        options["initial_file_text"] = initial_file_text  # sent in front of it, not searched for paths
         options["typed_ahead"] = held.typed_ahead  # typed before the keys were held (cooked)
         result = run_app(options)
     finally:

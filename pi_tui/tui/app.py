@@ -170,6 +170,7 @@ class PiApp(App[int]):
         self._mcp_unsubscribe: Callable[[], None] | None = None
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
+        self.initial_file_text = ""  # the CLI's @file text blocks, sent in front of the first initial message
         self.typed_ahead = ""  # keys typed before the terminal was held (``early_input``): taken on mount
         self.session_error: str | None = None
         self._startup_warnings: list[str] = []
@@ -195,8 +196,7 @@ class PiApp(App[int]):
         self.image_attachments = ImageAttachments(self, self.attachment_bar, self.settings_manager)
         self.submit_flow = SubmitController(self, lambda text: classify_submit(text, self.slash_commands()),
                                             self.slash_runner.run_slash, BashRunner(self), self.session_changed,
-                                            attach=self.image_attachments.take,
-                                            claim=self.image_attachments.claim)
+                                            images=self.image_attachments)
         self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
@@ -338,8 +338,8 @@ class PiApp(App[int]):
             self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
         if self.open_resume_on_start:
             self.run_slash("/resume")
-        for text in self.initial_messages:
-            await self.submit_text(text)
+        for index, text in enumerate(self.initial_messages):  # the CLI's @file blocks go with the first one
+            await self.submit_flow.submit_text(text, attached=self.initial_file_text if index == 0 else "")
         if self.submit_flow.compaction_queue:  # typed before the session existed: sent now, in order
             await self.submit_flow.flush_compaction_queue()
 

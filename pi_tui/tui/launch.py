@@ -71,6 +71,7 @@ attached to the first message). Returns the exit code.
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])
     initial_images = list(opts.pop("initial_images", None) or [])  # @file images: pending attachments
+    initial_file_text = str(opts.pop("initial_file_text", "") or "")  # @file text blocks: before the first
     typed_ahead = str(opts.pop("typed_ahead", "") or "")  # keys typed before the CLI held the terminal
     resume = bool(opts.pop("resume", False))
     cwd = opts.get("cwd") or os.getcwd()
@@ -110,6 +111,7 @@ attached to the first message). Returns the exit code.
     app.open_resume_on_start = resume
     app.typed_ahead = typed_ahead
     app.image_attachments.initial_paths = initial_images
+    app.initial_file_text = initial_file_text
     from pi_tui.coding.session.lock import release_all
 
     app.quit_controller.on_settled = release_all  # the session lock is gone before the process is

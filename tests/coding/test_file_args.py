@@ -48,3 +48,33 @@ def test_mentions(tmp_path: Path) -> None:
                     f'<file name="{tmp_path / "my notes.md"}">\nN\n</file>\n' + text)
     assert files.problems == []
     assert attach_mentions("no mentions", str(tmp_path))[0] == "no mentions"
+
+
+def test_interactive_cli_hands_file_text_and_images_to_the_app(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pi-tui @shot.png @notes.md "what?"``: the app gets the message as typed, the file blocks apart (sent in
+    front of it, never searched for paths) and the image paths (pending attachments of the first message)."""
+    import sys
+    from types import SimpleNamespace
+
+    from PIL import Image
+
+    import pi_tui.tui.app as app_module
+    import pi_tui.tui.early_input as early_input
+    from pi_tui.cli import main
+
+    Image.new("RGB", (8, 8)).save(tmp_path / "shot.png")
+    (tmp_path / "notes.md").write_text("n")
+    seen: list[dict[str, object]] = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(early_input, "hold_typed_keys", lambda: SimpleNamespace(restore=lambda: None,
+                                                                                typed_ahead=""))
+    monkeypatch.setattr(app_module, "run_app", lambda options: seen.append(options) or 0)
+    assert main(["@shot.png", "@notes.md", "what?"]) == 0
+    assert seen[0]["initial_messages"] == ["what?"]
+    assert seen[0]["initial_file_text"] == f'<file name="{tmp_path / "notes.md"}">\nn\n</file>\n'
+    assert seen[0]["initial_images"] == [str(tmp_path / "shot.png")]
+    seen.clear()
+    assert main(["@notes.md"]) == 0  # no message: pi sends the file blocks as the first message
+    assert seen[0]["initial_messages"] == [""] and seen[0]["initial_images"] == []

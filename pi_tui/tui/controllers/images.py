@@ -54,6 +54,7 @@ class ImageAttachments:
         self.bar = bar
         self.settings = settings
         self.pending: list[ImageAttachment] = []
+        self._taken: list[ImageAttachment] = []  # the last take(), for give_back()
         self.initial_paths: list[str] = []  # ``@file`` images from the command line: attached at mount
         self._loading = 0
         self._loaded = asyncio.Event()  # set while nothing is being read (``take`` waits for a paste in flight)
@@ -200,13 +201,23 @@ class ImageAttachments:
                 async with asyncio.timeout(30.0):
                     await self._loaded.wait()
         if not self.pending:
+            self._taken = []
             return text, []
         images = list(self.pending)
+        self._taken = list(images)
         self.pending.clear()
         self._show()
         self._warn_if_refused(images)
         prefix = "".join(f"{file_tag(a)}\n" for a in images)
         return prefix + text, [ImageContent(data=a.data, mime_type=a.mime_type) for a in images]
+
+    def give_back(self) -> None:
+        """The prompt the last :meth:`take` went with was refused (no model, no key): its images are pending
+        again, before any attached since, so nothing the user attached is lost."""
+        taken, self._taken = self._taken, []
+        if taken:
+            self.pending[:0] = [a for a in taken if all(p.path != a.path for p in self.pending)]
+            self._show()
 
     def _warn_if_refused(self, images: list[ImageAttachment]) -> None:
         names = ", ".join(a.name for a in images)

@@ -10,14 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from pi_tui.tui.commands import SubmitKind
 from pi_tui.tui.controllers.host import AppHost, need_session
 from pi_tui.tui.controllers.user_bash import BashRunner
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
+
+
+class PromptImages(Protocol):
+    """The pending images a submitted prompt takes (``controllers.images.ImageAttachments``)."""
+
+    async def claim(self, typed: str, paths: Sequence[str] = ()) -> None:
+        """Attach the images named in ``typed`` and ``paths`` (absolute) before the prompt goes."""
+
+    async def take(self, text: str) -> tuple[str, list[Any]]:
+        """``(text with pi's file lines, image blocks)`` of the pending images; empties the list."""
+
+    def give_back(self) -> None:
+        """Put the images of the last :meth:`take` back (the prompt was refused)."""
 
 
 class SubmitController:
@@ -31,11 +44,9 @@ class SubmitController:
 
     def __init__(self, host: AppHost, classify: Callable[[str], SubmitKind], run_slash: Callable[[str], bool],
                  bash: BashRunner, session_changed: asyncio.Event,
-                 attach: Callable[[str], Awaitable[tuple[str, list[Any]]]] | None = None,
-                 claim: Callable[[str, list[str]], Awaitable[object]] | None = None) -> None:
+                 images: PromptImages | None = None) -> None:
         self.host = host
-        self._attach = attach  # (text) -> (text, images): the pending images join a message sent to the session
-        self._claim = claim  # (typed text, image paths mentioned) -> attach the images it names (pending)
+        self._images = images  # the pending images join a message sent to the session
         self._classify = classify
         self._run_slash = run_slash
         self._bash = bash
@@ -48,13 +59,15 @@ class SubmitController:
         if text.strip():
             self.host.run_worker(self.submit_text(text, behaviour))
 
-    async def submit_text(self, text: str, behaviour: str = "steer", as_message: bool = False) -> None:
+    async def submit_text(self, text: str, behaviour: str = "steer", as_message: bool = False,
+                          attached: str = "") -> None:
         """pi's onSubmit: slash command, bash, queue (while working) or prompt (idle). ``as_message``: ``text``
-        was classified already (typed during compaction) and is sent as it is."""
+        was classified already (typed during compaction) and is sent as it is. ``attached``: text put in front
+        of the message and never searched for mentions or paths (the CLI's ``@file`` blocks)."""
         host = self.host
-        slash = self._classify(text) if not as_message else None
+        slash = self._classify(text) if not as_message and text.strip() else None
         text = slash.text if slash is not None else text.strip()
-        if not text:
+        if not text and not attached:
             return
         if slash is not None and slash.kind == "command":
             self._run_slash(text)
@@ -69,8 +82,9 @@ class SubmitController:
         typed = text  # what the user typed (before attachments): given back if the prompt is refused
         if not as_message:
             text, mentioned_images = self._attach_mentions(text)
-            if self._claim is not None:  # only what was typed is searched for image paths, not attached files
-                await self._claim(typed, mentioned_images)
+            if self._images is not None:  # only what was typed is searched for image paths, not attached files
+                await self._images.claim(typed, mentioned_images)
+        text = attached + text
         if host.session is None and not host.session_error:
             # Typed before the session exists (start-up): held and sent once it is ready, shown as pending
             # (issue 9: Enter in the first seconds was lost or told to try again).
@@ -90,8 +104,8 @@ class SubmitController:
         count = len(getattr(session, "messages", []) or [])
         try:
             images: list[Any] = []
-            if self._attach is not None:
-                text, images = await self._attach(text)
+            if self._images is not None:
+                text, images = await self._images.take(text)
             if host.working or session.is_streaming:
                 if behaviour == "follow_up":
                     await maybe_await(session.follow_up(text, images) if images else session.follow_up(text))
@@ -113,6 +127,8 @@ class SubmitController:
             refused = len(getattr(session, "messages", []) or []) == count
             if refused and not host.prompt_input.text.strip():
                 host.prompt_input.set_text(typed)
+            if refused and self._images is not None:
+                self._images.give_back()  # and its images back to the bar
 
     def _attach_mentions(self, text: str) -> tuple[str, list[str]]:
         """``text`` with the text files it mentions as ``@path`` in front of it, as pi's CLI ``@file``
