@@ -155,3 +155,15 @@ def test_the_tui_shows_the_read_warning_collapsed_and_expanded() -> None:
     plain.status, plain.result_text = "done", item.result_text
     lines = [strip.text for strip in plain.strips(RenderContext(find_theme("dark")), 100)]
     assert not any("does not support images" in line for line in lines)
+
+
+def test_a_card_names_a_converted_image(tmp_path: Path) -> None:
+    """The transcript card takes the name from pi's ``<file>`` line also when the note is the BMP hint (seen in
+    tmux: the card said 'image' and the <file …> line was shown as text)."""
+    from pi_tui.tui.widgets.image_card import UserImagesItem, user_item
+
+    pic = _bmp(tmp_path / "pic.bmp", (2400, 100))
+    files = process_file_arguments(["pic.bmp"], str(tmp_path))
+    item = user_item([TextContent(text=files.text + "what is it?"), *files.images])
+    assert isinstance(item, UserImagesItem)
+    assert item.text == "what is it?" and [name for name, _ in item.images] == [pic.name]

@@ -33,7 +33,9 @@ from pi_tui.coding.images import format_bytes, image_facts
 from pi_tui.tui.widgets.message_render import RenderContext
 from pi_tui.tui.widgets.transcript_items import UserItem, field
 
-_FILE_TAG = re.compile(r'<file name="([^"\n]*)">(\[Image:[^\]\n]*\])?</file>\n?')
+_FILE_TAG = re.compile(r'<file name="([^"\n]*)">((?:\[Image[^\]\n]*\]\n?)*)</file>\n?')
+"""pi's reference line of an attached image: its notes (``[Image: original …]``, ``[Image converted …]``,
+``[Image omitted: …]``) one per line, never a text file's ``<file>`` block (that starts with a newline)."""
 PREVIEW_MAX_ROWS = 12
 """Rows of the half-block preview at most (24 pixel rows)."""
 
