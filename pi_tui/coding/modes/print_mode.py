@@ -103,6 +103,7 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
             if exit_code:
                 break
             if index == 0 and images:
+                _warn_if_not_sent(session, len(images))
                 await session.prompt(text, images)
             else:
                 await session.prompt(text)
@@ -141,6 +142,19 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         print(LENGTH_WARNING, file=sys.stderr)
         return 1
     return 0
+
+
+def _warn_if_not_sent(session: Any, count: int) -> None:
+    """One stderr line when the model takes no images (or ``images.blockImages``): the ``@file`` images are
+    kept in the session but replaced by a placeholder in the request (pi is silent about it)."""
+    model = getattr(session, "model", None)
+    blocked = bool(getattr(getattr(session, "settings_manager", None), "block_images", False))
+    if model is not None and "image" in (getattr(model, "input", None) or []) and not blocked:
+        return
+    what = f"{count} image{'s' if count > 1 else ''}"
+    why = "images are blocked (setting images.blockImages)" if blocked else (
+        f"{getattr(model, 'id', 'the model')} does not accept images")
+    print(f"Warning: {why}: {what} not sent to the model (the text was).", file=sys.stderr)
 
 
 def run_print_mode(options: dict[str, Any], messages: Sequence[str], json_mode: bool = False,

@@ -64,3 +64,24 @@ def test_missing_and_corrupt_at_files_exit_1(tmp_path: Path) -> None:
         raise AssertionError("a corrupt image must be refused")
     (project / "empty.txt").write_text("")
     assert process_file_arguments(["empty.txt"], str(project)).text == ""  # pi skips empty files
+
+
+def test_print_mode_says_when_the_model_takes_no_images(tmp_path: Path) -> None:
+    """``-p @shot.png`` with a text-only model: the text goes with pi's placeholder, and stderr says the image
+    was not sent (pi is silent; the interactive app warns the same way)."""
+    env = clean_env(tmp_path)
+    project = tmp_path / "project"
+    Image.new("RGB", (30, 20), (0, 0, 250)).save(project / "shot.png")
+    with MockLlmServer([{"type": "text", "text": "no picture here"}]) as server:
+        models = {"providers": {"mock": {"baseUrl": f"http://127.0.0.1:{server.port}/v1",
+                                         "api": "openai-completions", "apiKey": "test-key",
+                                         "models": [{"id": "mock-text", "input": ["text"]}]}}}
+        (tmp_path / "agent" / "models.json").write_text(json.dumps(models), encoding="utf-8")
+        run = subprocess.run([*CLI, "--provider", "mock", "--model", "mock-text", "-p", "@shot.png", "what?"],
+                             cwd=project, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=90)
+        bodies = [r["body"] for r in server.requests]
+    assert run.returncode == 0, run.stderr
+    assert "Warning: mock-text does not accept images: 1 image not sent to the model (the text was)." in run.stderr
+    assert "image_url" not in json.dumps(bodies[0])
+    assert "image omitted: model does not support images" in json.dumps(bodies[0])
