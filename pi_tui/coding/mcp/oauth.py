@@ -331,15 +331,23 @@ async def login(
             raise PermissionError(f"sign-in refused: {params.get('error_description') or params['error']}")
         return AuthorizationCodeResult(code=params.get("code", ""), state=params.get("state"), iss=params.get("iss"))
 
-    # a fresh sign-in: the old tokens (maybe for fewer scopes) are dropped, the registered client kept
+    # a fresh sign-in: the old tokens (maybe for fewer scopes) are set aside, the registered client kept; they
+    # come back if this sign-in fails, so a failed `mcp login` never signs a working server out
     data = _read_all(path)
-    if isinstance(data.get(credential_key(config)), dict):
-        data[credential_key(config)].pop("tokens", None)
+    entry = data.get(credential_key(config))
+    old: dict[str, Any] = {}
+    if isinstance(entry, dict):
+        old = {k: entry.pop(k) for k in ("tokens", "expiresAt") if k in entry}
         write_json_atomic(path, data, mode=0o600)
     provider = OAuthClientProvider(server_url=config.url or "", client_metadata=_client_metadata(callback.redirect_uri),
                                    storage=storage, redirect_handler=redirect, callback_handler=wait_callback)
     try:
         return await _connect_once(config, provider)
+    except BaseException:
+        if old and not storage.has_tokens():
+            for key, value in old.items():
+                storage._update(key, value)
+        raise
     finally:
         await callback.close()
 

@@ -73,9 +73,9 @@ def _configure(agent: Path, url: str) -> McpServerConfig:
     return McpServerConfig(name="notes", transport="http", url=url, timeout=30)
 
 
-def _login(agent: Path, tmp_path: Path, action: str = "login") -> subprocess.CompletedProcess[str]:
+def _login(agent: Path, tmp_path: Path, action: str = "login", **extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PI_TUI_DIR": str(agent), "FAKE_BROWSER_LOG": str(tmp_path / "browser.log"),
-           "BROWSER": f"{sys.executable} {FIXTURES / 'fake_browser.py'} %s"}
+           "BROWSER": f"{sys.executable} {FIXTURES / 'fake_browser.py'} %s", **extra}
     return subprocess.run([sys.executable, "-m", "pi_tui.cli", "mcp", action, "notes"], env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
 
@@ -190,6 +190,23 @@ async def test_an_expired_access_token_is_refreshed_and_stored(
     assert entry["tokens"]["access_token"] != first["access_token"]  # refreshed, not a new sign-in
     assert entry["tokens"]["refresh_token"] != first["refresh_token"] and entry["expiresAt"] > time.time()
     assert file_mode(store) == 0o600
+
+
+async def test_a_refused_sign_in_keeps_the_previous_one(tmp_path: Path, agent: Path, server_url: str) -> None:
+    config = _configure(agent, server_url)
+    done = await asyncio.to_thread(_login, agent, tmp_path)
+    assert done.returncode == 0, done.stderr
+    before = json.loads(auth_path(agent).read_text())[credential_key(config)]
+    denied = await asyncio.to_thread(_login, agent, tmp_path, "login", FAKE_BROWSER_DENY="1")
+    assert denied.returncode == 1
+    assert "sign-in to notes failed: sign-in refused: the user said no" in denied.stderr
+    after = json.loads(auth_path(agent).read_text())[credential_key(config)]
+    assert after["tokens"] == before["tokens"]  # still signed in with the old tokens
+    m = await _connect(tmp_path, config)
+    try:
+        assert m.connections["notes"].state == "connected", m.connections["notes"].error
+    finally:
+        await m.close()
 
 
 def test_login_refuses_a_server_oauth_does_not_apply_to(tmp_path: Path, agent: Path) -> None:
