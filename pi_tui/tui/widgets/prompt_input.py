@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import TextArea
@@ -87,7 +88,6 @@ class PromptInput(TextArea):
     PromptInput {
         height: auto;
         min-height: 3;
-        max-height: 12;
         border: round $border;
         padding: 0 1;
     }
@@ -178,6 +178,12 @@ class PromptInput(TextArea):
     def get_cursor_word_right_location(self) -> Location:
         """Textual's word jump, never inside a cluster (also what Alt+D deletes to)."""
         return self.clamp_visitable(super().get_cursor_word_right_location())
+
+    # ------------------------------------------------------------ height
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The text's rows, at most pi's cap ``max(5, floor(terminal rows * 0.3))`` (pi 0.73.1 editor
+        ``maxVisibleLines``); a longer text scrolls inside, keeping the transcript in sight (new-user run #16)."""
+        return min(super().get_content_height(container, viewport, width), max(5, viewport.height * 3 // 10))
 
     # ------------------------------------------------------------ logical lines
     # Home/Ctrl+A, End/Ctrl+E, Ctrl+U and Ctrl+K act on the line between newlines, not the screen row it wraps
