@@ -116,11 +116,11 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         await stop_mode_extensions(session)
     if exit_code:
         return exit_code[0]
-    if json_mode:
-        return 0
     # The answer is the last assistant message of THIS run, not the last one in the state: overflow recovery
     # drops the failed message from the state, and an older answer must never be printed in its place.
     last = answers[-1] if answers else None
+    if json_mode:  # the events carry the error; the exit code tells a script (DIFFERENCES D23, new-user run #37)
+        return 1 if last is not None and last.stop_reason in ("error", "aborted") else 0
     if last is None:
         return 0
     if last.stop_reason in ("error", "aborted"):
