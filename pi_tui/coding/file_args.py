@@ -170,10 +170,35 @@ def mentioned_paths(text: str, cwd: str) -> list[str]:
     return found
 
 
+_PATH_LIKE = re.compile(r"[/\\]|^~|\.[A-Za-z0-9]{1,8}$")
+
+
+def missing_mentions(text: str, cwd: str) -> list[str]:
+    """The mentions of ``text`` that look like a file path but name no file: quoted ones (``@"my notes.md"``)
+    and bare ones with a folder separator or a file extension (``@src/x.py``, ``@notes.md``), trailing punctuation
+    left out; not ``@team`` (prose) and not ``@server:uri`` (an MCP resource). As typed, in order, each once
+    (new-user run #2: a mistyped ``@src/nothere.py`` was sent as plain text without a word)."""
+    missing: list[str] = []
+    for match in _MENTION.finditer(text):
+        quoted, bare = match.group(1), match.group(2)
+        candidate = quoted or (bare or "").rstrip(_TRAILING_PUNCTUATION)
+        if not candidate or os.path.exists(resolve_read_path(candidate, cwd)):
+            continue
+        if not quoted and (":" in candidate or not _PATH_LIKE.search(candidate)):
+            continue
+        if bare and os.path.isfile(resolve_read_path(bare, cwd)):
+            continue
+        if candidate not in missing:
+            missing.append(candidate)
+    return missing
+
+
 def attach_mentions(text: str, cwd: str, *, auto_resize: bool = True,
                     load_images: bool = True) -> tuple[str, FileArgs]:
     """``text`` with the files it mentions (:func:`mentioned_paths`) attached in front of it as pi's CLI
     ``@file`` arguments are, and what was attached or not (images in ``images``, or with ``load_images=False``
-    in ``image_paths`` for the caller to attach)."""
+    in ``image_paths`` for the caller to attach). A path-like mention that names no file
+    (:func:`missing_mentions`) is a problem line ``@x: no such file``; the text is sent as typed."""
     files = read_file_args(mentioned_paths(text, cwd), cwd, auto_resize=auto_resize, load_images=load_images)
+    files.problems.extend(f"@{name}: no such file" for name in missing_mentions(text, cwd))
     return files.text + text, files

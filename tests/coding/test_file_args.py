@@ -78,3 +78,18 @@ def test_interactive_cli_hands_file_text_and_images_to_the_app(tmp_path: Path,
     seen.clear()
     assert main(["@notes.md"]) == 0  # no message: pi sends the file blocks as the first message
     assert seen[0]["initial_messages"] == [""] and seen[0]["initial_images"] == []
+
+
+def test_a_path_like_mention_that_names_no_file_is_a_problem(tmp_path: Path) -> None:
+    """New-user run #2: ``@src/nothere.py`` (a typo) was sent as plain text with no warning."""
+    from pi_tui.coding.file_args import attach_mentions
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("print(1)\n")
+    text, files = attach_mentions(
+        'see @src/a.py and @src/nothere.py, ask @team, mail me@x.org, read @srv:notes://x and @"my docs/n.md"',
+        str(tmp_path),
+    )
+    assert files.problems == ["@src/nothere.py: no such file", '@my docs/n.md: no such file']
+    assert text.endswith('read @srv:notes://x and @"my docs/n.md"')  # the message goes as typed
+    assert "print(1)" in text  # the existing file is attached
