@@ -41,6 +41,7 @@ class KeyActions:
         self._run_slash = run_slash
         self._open_palette = open_palette
         self.last_clear = 0.0  # when Ctrl+C last cleared the editor (double-press detection)
+        self.last_escape = 0.0  # when Escape last hit an empty, idle editor (doubleEscapeAction)
 
     def dispatch(self, action: str) -> None:
         """Run a pi action id (from the editor or the palette); an unknown id does nothing."""
@@ -126,6 +127,23 @@ class KeyActions:
             return
         if host.prompt_input.text.startswith("!"):
             host.prompt_input.set_text("")
+            return
+        if not host.prompt_input.text.strip():
+            self._double_escape(session)
+
+    def _double_escape(self, session: Any) -> None:
+        """Escape on an empty editor while nothing runs: the second within 500 ms opens /tree or /fork, as
+        settings ``doubleEscapeAction`` says (pi 0.73.1 docs/settings.md; ``none``: nothing)."""
+        settings = getattr(session, "settings_manager", None)
+        action = str(getattr(settings, "double_escape_action", "tree")) if settings is not None else "tree"
+        if action not in ("tree", "fork"):
+            return
+        now = self.host.now()
+        if now - self.last_escape < DOUBLE_PRESS:
+            self.last_escape = 0.0
+            self._run_slash("/tree" if action == "tree" else "/fork")
+        else:
+            self.last_escape = now
 
     def clear(self, clear_editor: bool = True) -> None:
         """Ctrl+C: clear the editor; twice within 500 ms quits. ``clear_editor=False`` when the editor has
