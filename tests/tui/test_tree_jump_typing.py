@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 
 from pi_tui.ai.providers.faux import faux_assistant_message
 from pi_tui.tui.modals.session_tree import SessionTreeScreen
@@ -89,3 +90,31 @@ async def test_typing_while_a_fork_is_made_follows_the_forked_text(tmp_path: Pat
         gate.set()
         await wait_until(pilot, lambda: app.prompt_input.text.endswith("again") and "second" in app.prompt_input.text)
         assert app.prompt_input.text == "second question again"
+
+
+async def test_keys_queued_behind_a_pickers_enter_do_not_change_the_choice(tmp_path: Path) -> None:
+    """Pickers (``FuzzyPicker``: /fork, /model, ...): Textual's Input ran its Enter binding only after the keys
+    typed behind it had reached the filter, so ``Up Enter again`` filtered the list to nothing and chose
+    nothing (or another entry); and the keys went into the closing picker. Enter now chooses at once, in key
+    order, and /fork hands the keys behind it to the editor, after the forked text."""
+    from pi_tui.tui.modals.fork_picker import ForkPicker
+
+    session, _ = make_session(tmp_path, [faux_assistant_message("answer one"), faux_assistant_message("answer two")])
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await _prompt(pilot, "first question")
+        await _prompt(pilot, "second question")
+        app.prompt_input.set_text("/fork")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ForkPicker))
+        fork_picker = app.screen
+        assert isinstance(fork_picker, ForkPicker)
+        burst = [("up", None), ("enter", "\r"), *((("space" if c == " " else c), c) for c in " again")]
+        for key, character in burst:  # one burst, as a terminal delivers it: all queued before any is handled
+            app.post_message(events.Key(key, character))
+        await pilot.pause(0.5)
+        picker = app.screen
+        assert not isinstance(picker, ForkPicker), picker.query_one("#picker-filter").value  # type: ignore[attr-defined]
+        await pilot.pause(0.5)
+        assert app.prompt_input.text == "first question again", (app.prompt_input.text, fork_picker.late_keys)

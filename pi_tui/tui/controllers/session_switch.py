@@ -67,11 +67,12 @@ class SessionSwitchCommands:
         if not messages:
             self.host.add_notice("status", "No messages to fork from")
             return
-        self.host.push_screen(ForkPicker(messages), self._fork_chosen)
+        picker = ForkPicker(messages)
+        self.host.push_screen(picker, lambda entry_id: self._fork_chosen(entry_id, picker.late_keys))
 
-    def _fork_chosen(self, entry_id: Any) -> None:
-        if entry_id is not None:  # keys typed while the fork is made follow the text it puts in the editor
-            self.host.prompt_input.hold_keys()
+    def _fork_chosen(self, entry_id: Any, late_keys: list[tuple[str, str | None]] | None = None) -> None:
+        if entry_id is not None:  # keys typed while the fork is made (and behind the picker's Enter) follow
+            self.host.prompt_input.hold_keys(late_keys)  # the text it puts in the editor
             self.host.run_worker(self._then_release(self.fork_at(str(entry_id))), group="slash")
 
     async def _then_release(self, work: Any) -> None:

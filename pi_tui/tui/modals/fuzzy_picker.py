@@ -77,6 +77,10 @@ class FuzzyPicker(ModalScreen[Any]):
         self.hint = hint
         self.initial_query = query
         self.shown: list[PickerEntry] = []
+        self.closing = False
+        self.late_keys: list[tuple[str, str | None]] = []
+        """``(key, character)`` typed behind the Enter that chose: for the editor (``PromptInput.hold_keys``;
+        /fork replays them after its text). They went into the closing picker's filter (issue 9)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -122,8 +126,15 @@ class FuzzyPicker(ModalScreen[Any]):
 
     def take_key(self, event: Any) -> bool:
         """Run a key the picker itself handles (↑/↓/PageUp/PageDown move in the list); True when it did.
-        The filter input asks this first for every key, so list moves keep their place among typed keys."""
+        The filter input asks this first for every key, so list moves keep their place among typed keys.
+        After the choice every key is kept in :attr:`late_keys` instead."""
+        if self.closing:
+            self.late_keys.append((event.key, getattr(event, "character", None)))
+            return True
         ol = self.query_one(OptionList)
+        if event.key == "enter":  # choose now: the keys queued behind Enter must not reach the filter first
+            self._choose(ol.highlighted)
+            return True
         if event.key in ("down", "up", "pagedown", "pageup"):
             getattr(ol, {"down": "action_cursor_down", "up": "action_cursor_up", "pagedown": "action_page_down",
                          "pageup": "action_page_up"}[event.key])()
@@ -131,7 +142,10 @@ class FuzzyPicker(ModalScreen[Any]):
         return False
 
     def _choose(self, index: int | None) -> None:
+        if self.closing:
+            return
         if index is not None and 0 <= index < len(self.shown):
+            self.closing = True
             self.dismiss(self.shown[index].value)
 
     def action_cancel(self) -> None:
