@@ -547,9 +547,10 @@ class PiApp(App[int]):
         self.theme = theme.name
 
     def theme_after_trust(self, name: str) -> None:
-        """The folder was trusted at start-up: the theme asked for, a project theme the loader had to leave out
-        while the folder was untrusted (``theme_loader.theme_dirs``), applies now and its warning goes."""
-        if not self.theme_warning or self.pi_theme.name == name:
+        """The folder was trusted at start-up: the theme asked for (a project theme the loader had to leave out
+        while the folder was untrusted, ``theme_loader.theme_dirs``, or the trusted project settings' theme)
+        applies now and its warning goes."""
+        if self.pi_theme.name == name:
             return
         try:
             self.set_pi_theme(name, save=False)

@@ -81,7 +81,8 @@ attached to the first message). Returns the exit code.
         from pi_tui.coding.session.lock import SessionLockedError
         from pi_tui.tui.modals.trust import ask_project_trust
 
-        if await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project"))) and theme:  # before anything loads
+        trusted = await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project")))  # before anything loads
+        if trusted and theme:
             app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
         try:
             session = create_agent_session(**opts)
@@ -93,6 +94,10 @@ attached to the first message). Returns the exit code.
         # From now on the app edits the session's settings: read after the trust question, so a trusted
         # project's .pi-tui/settings.json is in them (/settings shows where it overrides).
         app.settings_manager = session.settings_manager or app.settings_manager
+        if trusted:  # the project's UI settings apply in this run too (new-user run #14)
+            from pi_tui.tui.trusted_ui import apply_trusted_ui
+
+            apply_trusted_ui(app, session.settings_manager, explicit_theme)
         return session
 
     from pi_tui.coding.config.paths import get_agent_dir
@@ -102,7 +107,8 @@ attached to the first message). Returns the exit code.
     log_file = configure_logging()
     settings = SettingsManager.create(os.path.abspath(cwd), get_agent_dir())
     settings.drain_errors()  # the session's own manager reports the same problems as startup warnings
-    theme = theme or os.environ.get("PI_TUI_THEME") or settings.theme
+    explicit_theme = theme or os.environ.get("PI_TUI_THEME")  # wins over every settings file
+    theme = explicit_theme or settings.theme
     from pi_tui.tui.app import PiApp
 
     app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial,
