@@ -331,6 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 1
         options = args.session_options(cwd)
+        options["skip_print_runs"] = True  # the app's -c passes over one-shot -p runs, as /resume hides them
         options["theme"] = args.theme
         options["resume"] = args.resume
         options["initial_messages"] = initial_messages

@@ -33,11 +33,13 @@ def open_session_manager(
     no_session: bool,
     if_locked: str | None,
     warnings: list[str],
+    skip_print_runs: bool = False,
 ) -> tuple[SessionManager, SessionOwnership | None]:
     """``(manager, ownership)`` for this run; ``ownership`` is None for ``--no-session``.
 
     Raises ``SessionLockedError`` (``if_locked`` None and a live holder) or ``ValueError`` for an unknown
-    ``if_locked`` value. Notes (read-only, forked) are appended to ``warnings``.
+    ``if_locked`` value. Notes (read-only, forked) are appended to ``warnings``. ``skip_print_runs``: ``-c``
+    passes over one-shot print runs (the app's ``-c``; print mode's ``-c`` continues them, as pi's does).
     """
     if if_locked is not None and if_locked not in IF_LOCKED_CHOICES:
         raise ValueError(f"--if-locked must be one of {', '.join(IF_LOCKED_CHOICES)}, not {if_locked!r}")
@@ -46,7 +48,8 @@ def open_session_manager(
     ownership = SessionOwnership()
     target = session_file
     if target is None and continue_recent:
-        target = listing.find_most_recent_session(directory, listing.folder_scope(directory, cwd))
+        target = listing.find_most_recent_session(directory, listing.folder_scope(directory, cwd),
+                                                  skip_print_runs=skip_print_runs)
     if target is None:
         manager = SessionManager.create(cwd, directory)
     else:

@@ -263,14 +263,18 @@ def list_all_sessions(sessions_dir: Path) -> list[SessionInfo]:
     return infos
 
 
-def find_most_recent_session(directory: Path, cwd: str | None = None) -> Path | None:
+def find_most_recent_session(directory: Path, cwd: str | None = None, *,
+                             skip_print_runs: bool = False) -> Path | None:
     """The valid session file of ``directory`` (of folder ``cwd`` only, when given) with the newest mtime
-    (pi's ``-c`` rule), or ``None``."""
+    (pi's ``-c`` rule), or ``None``. ``skip_print_runs`` (the app's ``-c``): one-shot ``-p``/``--mode json`` runs
+    (``runMode: "print"``) are passed over, as ``/resume`` hides them (new-user run #39)."""
     best: tuple[float, Path] | None = None
     for path in _session_files(directory):
         if not is_valid_session_file(path):
             continue
         if cwd is not None and not _same_folder(_header_cwd(path), cwd):
+            continue
+        if skip_print_runs and is_print_run(read_header(path)):
             continue
         try:
             mtime = path.stat().st_mtime
