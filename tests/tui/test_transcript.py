@@ -85,7 +85,10 @@ async def test_following_stops_when_scrolled_up_and_offscreen_stream_is_not_rend
         await pilot.pause(0.1)
         t.scroll_page(-5)
         await pilot.pause()
-        await pilot.pause(0.1)  # the page around the view is rendered after the repaint (issue 15)
+        for _ in range(200):  # the page around the view is rendered after the repaint, an item at a time (issue 15)
+            await pilot.pause(0.01)
+            if not t._margin_pending:
+                break
         assert not t.following
         before = t.render_count
         for i in range(20):
@@ -94,7 +97,10 @@ async def test_following_stops_when_scrolled_up_and_offscreen_stream_is_not_rend
             await pilot.pause(0.05)
         assert t.render_count == before  # the off-screen streaming item was not re-rendered
         t.scroll_end_now()
-        await pilot.pause()
+        for _ in range(100):  # a flush still pending (STREAM_FLUSH_INTERVAL) renders the reply: wait for it
+            await pilot.pause(0.02)
+            if "word word" in t.visible_text():
+                break
         assert "word word" in t.visible_text()
 
 
