@@ -8,7 +8,8 @@ changes the highlighted setting: a true/false or short choice steps to the next 
 number opens an input (Enter saves, Esc cancels; a bad value is refused with a message and nothing is saved),
 the theme, the thinking level, longer choice lists and the default model open a list (the theme is previewed
 while moving; Esc restores it). Typing filters the rows by name (then by settings.json key) and highlights
-the first match; Backspace edits the filter; Esc closes.
+the first match (a space is part of a filter that has begun, so labels of several words can be typed; Space
+changes a row only while the filter is empty); Backspace edits the filter; Esc closes.
 Every change is written to the global settings.json at once and applied to the running app and session
 through the :class:`SettingsEditor` the screen is given.
 """
@@ -211,7 +212,9 @@ class SettingsScreen(ModalScreen[None]):
             return  # the input takes the keys
         if event.key == "backspace" and self.filter:
             self.filter = self.filter[:-1]
-        elif event.is_printable and event.character and event.character != " ":
+        elif event.is_printable and event.character and (event.character != " " or self.filter):
+            # Space changes the highlighted row, but not in the middle of a filter: "Hide thinking" typed as
+            # the label reads flipped the setting at the space and saved it (new-user run #40)
             self.filter += event.character
         else:
             return

@@ -78,7 +78,7 @@ async def test_toggles_and_choices_are_saved_and_applied_at_once(home: Path, tmp
         assert session.settings.compaction.enabled is False
         await _clear_filter(pilot, screen)
         await _go_to(pilot, screen, "steering-mode")
-        await pilot.press("space")
+        await pilot.press("enter")  # (Space would go into the filter: it has begun)
         assert _saved(home)["steeringMode"] == "all" and session.agent.steering_mode == "all"
         await _clear_filter(pilot, screen)
         await _go_to(pilot, screen, "retry")
@@ -97,6 +97,23 @@ async def test_toggles_and_choices_are_saved_and_applied_at_once(home: Path, tmp
     again = create_agent_session(str(tmp_path), no_session=True, persist_settings=True)  # a restart
     assert not again.settings.compaction.enabled and again.agent.steering_mode == "all"
     assert not again.settings.retry.enabled and again.settings.block_images
+
+
+async def test_a_space_in_a_filter_filters_and_changes_nothing(home: Path, tmp_path: Path) -> None:
+    """New-user run #40: typing "Hide thinking" as the label reads flipped the highlighted setting at the space and
+    saved it. A space is part of a filter that has begun; Space on an empty filter still changes the row."""
+    app = _app(home, tmp_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        screen = await _open(pilot)
+        for char in "Hide thinking":
+            await pilot.press("space" if char == " " else char)
+        await pilot.pause()
+        assert screen.filter == "Hide thinking"
+        state = screen.highlighted_state()
+        assert state is not None and state.spec.id == "hide-thinking"
+        assert not (home / "settings.json").exists() or "hideThinkingBlock" not in _saved(home)
+        await pilot.press("enter")
+        assert _saved(home)["hideThinkingBlock"] is True
 
 
 async def test_numbers_are_validated_before_they_are_saved(home: Path, tmp_path: Path) -> None:
@@ -219,5 +236,5 @@ async def test_typing_a_filter_highlights_its_first_match_names_before_keys(home
         assert [s.spec.id for s in screen.shown] == ["block-images", "hide-thinking"]
         state = screen.highlighted_state()
         assert state is not None and state.spec.id == "block-images"
-        await pilot.press("space")
+        await pilot.press("enter")  # (Space would extend the filter that has begun: new-user run #40)
         assert _saved(home) == {"images": {"blockImages": True}}
