@@ -227,12 +227,21 @@ class PiApp(App[int]):
             self.theme_warning = str(exc)
             return find_theme("dark")
 
+    def key_hints(self) -> str:
+        """The header's key hints, from the keymap as it is now (a remap in keybindings.json shows after /reload)."""
+        km = self.keymap
+        return (f"{km.first('tui.input.submit')} send · {km.first('app.model.select')} model · "
+                f"{km.first('app.tools.expand')} expand · {km.first('app.tools.panel')} tools · "
+                f"{km.first('app.commandPalette')} commands · /hotkeys")
+
+    def refresh_key_hints(self) -> None:
+        """Show the keymap's keys again where they are named (the header; after ``/reload`` re-read the keys)."""
+        self.header_widget.hints = self.key_hints()
+        self.header_widget.refresh(layout=True)
+
     def compose(self) -> ComposeResult:
         km = self.keymap
-        hints = (f"{km.first('tui.input.submit')} send · {km.first('app.model.select')} model · "
-                 f"{km.first('app.tools.expand')} expand · {km.first('app.tools.panel')} tools · "
-                 f"{km.first('app.commandPalette')} commands · /hotkeys")
-        self.header_widget = Header(self.pi_theme, __version__, hints)
+        self.header_widget = Header(self.pi_theme, __version__, self.key_hints())
         self.transcript = Transcript(self.ctx, bottom_key=km.first("app.scroll.bottom"))
         self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing,
                                     toggle_key=km.first("app.tools.panel"))

@@ -169,6 +169,7 @@ class SettingsCommands:
         host.keymap.keys.update(fresh.keys)  # extension shortcuts are bound again by their own listener
         host.ctx.expand_key = host.keymap.first("app.tools.expand")
         host.ctx.interrupt_key = host.keymap.first("app.interrupt")
+        host.refresh_key_hints()  # new-user run #27: the header kept naming the old keys
         for warning in fresh.warnings:
             host.add_notice("warning", warning)
         manager = self.manager()

@@ -75,6 +75,8 @@ async def test_reload_reads_keybindings_again(home: Path, tmp_path: Path) -> Non
         assert app.keymap.action_for("ctrl+e") == "app.tools.expand"
         assert app.keymap.action_for("ctrl+o") is None and app.ctx.expand_key == "Ctrl+E"
         assert app.keymap.action_for("ctrl+p") == "app.model.cycleForward"  # the other keys are still there
+        header = str(app.header_widget.render())
+        assert "Ctrl+E expand" in header and "Ctrl+O expand" not in header  # new-user run #27: old keys named
         expanded = app.ctx.expand_tools
         await pilot.press("ctrl+e")  # the new key works at once
         await pilot.pause()
