@@ -122,19 +122,9 @@ def _powershell() -> tuple[bytes, str] | None:
             "if ($img) { $img.Save($path, [System.Drawing.Imaging.ImageFormat]::Png); Write-Output 'ok' } "
             "else { Write-Output 'empty' }",
         ])
-        out = _run(["powershell.exe", "-NoProfile", "-Command", script], POWERSHELL_TIMEOUT_S)
-        if (out or b"").decode("utf-8", "replace").strip() != "ok":
-            return None
-        with open(path, "rb") as f:
-            data = f.read()
-        return (data, "image/png") if data else None
-    except OSError:
-        return None
+        return _png_written(_run(["powershell.exe", "-NoProfile", "-Command", script], POWERSHELL_TIMEOUT_S), path)
     finally:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        _remove(path)
 
 
 def _macos() -> tuple[bytes, str] | None:
@@ -146,19 +136,28 @@ def _macos() -> tuple[bytes, str] | None:
               'try\n set png to (the clipboard as «class PNGf»)\non error\n return "empty"\nend try\n'
               'set fh to open for access f with write permission\nwrite png to fh\nclose access fh\nreturn "ok"')
     try:
-        out = _run(["osascript", "-e", script])
-        if (out or b"").decode("utf-8", "replace").strip() != "ok":
-            return None
+        return _png_written(_run(["osascript", "-e", script]), path)
+    finally:
+        _remove(path)
+
+
+def _png_written(out: bytes | None, path: str) -> tuple[bytes, str] | None:
+    """The PNG a clipboard script wrote to ``path`` when it printed ``ok``, else None (also when unreadable)."""
+    if (out or b"").decode("utf-8", "replace").strip() != "ok":
+        return None
+    try:
         with open(path, "rb") as f:
             data = f.read()
-        return (data, "image/png") if data else None
     except OSError:
         return None
-    finally:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+    return (data, "image/png") if data else None
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def is_wsl(env: Mapping[str, str]) -> bool:
