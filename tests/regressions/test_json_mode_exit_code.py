@@ -33,6 +33,6 @@ async def test_json_mode_exit_code_follows_the_run(
             "models": [{"id": "m"}]}}}))
         (agent / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
         options = {"cwd": str(tmp_path), "session_dir": str(tmp_path / "s"), "provider": "local", "model": "m"}
-        assert await print_mode._run(options, ["hello"], json_mode=True) == code
+        assert await print_mode._run(options, ["hello"], json_mode=True, images=[]) == code
     out = capsys.readouterr().out
     assert '"type":"agent_end"' in out.replace(" ", "")

@@ -120,7 +120,7 @@ async def test_print_mode_waits_past_the_first_prompt_limit_and_names_servers_it
             "baseUrl": f"http://127.0.0.1:{server.port}/v1", "api": "openai-completions", "apiKey": "none",
             "models": [{"id": "m"}]}}}))
         options = {"cwd": str(tmp_path), "session_dir": str(tmp_path / "s"), "provider": "local", "model": "m"}
-        code = await print_mode._run(options, ["what time is it?"], json_mode=False)
+        code = await print_mode._run(options, ["what time is it?"], json_mode=False, images=[])
         err = capsys.readouterr().err
         assert code == 0, err
         names = [t["function"]["name"] for t in server.requests[0]["body"].get("tools", [])]
