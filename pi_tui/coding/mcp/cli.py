@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import os
 import sys
+import urllib.parse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -35,7 +36,7 @@ from pi_tui.coding.mcp.config import (
     user_mcp_path,
 )
 
-USAGE = """pi-tui mcp add NAME [-l] [--env K=V]... [--timeout S] -- COMMAND [ARGS...]
+USAGE = """pi-tui mcp add NAME [-l] [--force] [--env K=V]... [--timeout S] -- COMMAND [ARGS...]
        pi-tui mcp add NAME [-l] --url URL [--header K=V]... [--timeout S]
        pi-tui mcp list
        pi-tui mcp remove NAME [-l]
@@ -64,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("--header", action="append", default=[], help="HTTP header K=V (repeatable)")
     add.add_argument("--env", action="append", default=[], help="environment variable K=V (repeatable)")
     add.add_argument("--timeout", type=float, help="seconds per request (default 60)")
+    add.add_argument("--force", action="store_true", help="replace a server of the same name")
     sub.add_parser("list", usage=USAGE)
     remove = sub.add_parser("remove", usage=USAGE)
     remove.add_argument("name")
@@ -89,6 +91,10 @@ def _add(ns: argparse.Namespace, command: list[str], cwd: str, agent_dir: Path |
         if ns.env:
             print("Error: --env is for stdio servers; use --header for --url", file=sys.stderr)
             return 2
+        parsed = urllib.parse.urlparse(ns.url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            print(f"Error: --url must be an http:// or https:// URL, got {ns.url!r}", file=sys.stderr)
+            return 2
         entry = {"url": ns.url}
         if ns.header:
             entry["headers"] = _pairs(ns.header, "--header")
@@ -106,7 +112,7 @@ def _add(ns: argparse.Namespace, command: list[str], cwd: str, agent_dir: Path |
         entry["timeout"] = ns.timeout
     path = _target(ns.local, cwd, agent_dir)
     try:
-        replaced = add_server_entry(path, ns.name, entry)
+        replaced = add_server_entry(path, ns.name, entry, replace=ns.force)
     except (ValueError, OSError) as exc:
         print(f"Error: cannot update {path}: {exc}", file=sys.stderr)
         return 1

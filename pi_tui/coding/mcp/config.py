@@ -318,15 +318,19 @@ def _load_for_write(path: Path) -> dict[str, Any]:
     return data
 
 
-def add_server_entry(path: Path, name: str, entry: dict[str, Any]) -> bool:
+def add_server_entry(path: Path, name: str, entry: dict[str, Any], *, replace: bool = True) -> bool:
     """Write ``entry`` as ``mcpServers[name]`` in ``path``, keeping every other key; returns True when it
     replaced an entry of the same (canonical) name. Written atomically with mode 0600 (entries may hold
-    tokens). Raises ValueError for an invalid name or an unparsable file, OSError when it cannot write."""
+    tokens). Raises ValueError for an invalid name, an unparsable file, or (``replace=False``) a name that is
+    there already (the file is not touched); OSError when it cannot write."""
     if not SERVER_NAME_RE.match(name):
         raise ValueError("server names may contain only letters, digits, _ and -")
     data = _load_for_write(path)
     servers: dict[str, Any] = dict(data.get("mcpServers") or {})
     replaced = [key for key in servers if canonical_name(key) == canonical_name(name)]
+    if replaced and not replace:
+        raise ValueError(f"an MCP server named {replaced[0]} is there already (add --force to replace it, "
+                         f"or pi-tui mcp remove {replaced[0]})")
     for key in replaced:
         del servers[key]
     servers[name] = entry

@@ -36,10 +36,25 @@ def test_add_stdio_and_url_servers_then_remove(tmp_path: Path) -> None:
     assert "fs" not in json.loads((agent / "mcp.json").read_text())["mcpServers"]
 
 
+def test_add_does_not_replace_a_server_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """New-user run #41: ``mcp add time -- /bin/true`` silently replaced a working ``time`` server."""
+    agent, cwd = tmp_path / "agent", tmp_path / "proj"
+    cwd.mkdir()
+    assert _run(["add", "time", "--env", "TOKEN=s3cr3t-value", "--", "mcp-server-time"], agent, cwd)[0] == 0
+    code, _ = _run(["add", "time", "--", "/bin/true"], agent, cwd)
+    err = capsys.readouterr().err
+    assert code == 1 and "is there already" in err and "--force" in err and "s3cr3t-value" not in err
+    assert json.loads((agent / "mcp.json").read_text())["mcpServers"]["time"]["command"] == "mcp-server-time"
+    code, out = _run(["add", "time", "--force", "--", "/bin/true"], agent, cwd)
+    assert code == 0 and "Updated MCP server time" in out
+    assert json.loads((agent / "mcp.json").read_text())["mcpServers"]["time"]["command"] == "/bin/true"
+
+
 @pytest.mark.parametrize(
     "args",
     [["add", "bad name", "--", "x"], ["add", "x"], ["add", "x", "--url", "http://h", "--", "cmd"],
-     ["add", "x", "--header", "novalue", "--url", "http://h"], ["list", "--", "x"], []],
+     ["add", "x", "--header", "novalue", "--url", "http://h"], ["list", "--", "x"], [],
+     ["add", "web", "--url", "not-a-url"], ["add", "web", "--url", "ftp://h/mcp"]],
 )
 def test_bad_arguments_exit_2(tmp_path: Path, args: list[str]) -> None:
     assert _run(args, tmp_path / "agent", tmp_path)[0] == 2
