@@ -34,15 +34,15 @@ from pi_tui.tui.controllers.prompt_mode import prompt_mode
 from pi_tui.tui.controllers.quit import QuitController, SignalHandlers
 from pi_tui.tui.controllers.settings_commands import SettingsCommands
 from pi_tui.tui.controllers.slash_commands import SlashCommandHandlers
+from pi_tui.tui.controllers.startup import StartupFlow
 from pi_tui.tui.controllers.submit import SubmitController
 from pi_tui.tui.controllers.user_bash import BashRunner
-from pi_tui.tui.early_input import split_typed_ahead
 from pi_tui.tui.key_routing import editor_takes_key
 from pi_tui.tui.keymap import Keymap, load_keymap
-from pi_tui.tui.launch import freeze_heap, no_colour_means_none, pause_gc_for_start, resume_gc
+from pi_tui.tui.launch import no_colour_means_none, resume_gc
 from pi_tui.tui.launch import run_app as run_app  # re-exported: the CLI and tests import it from here
 from pi_tui.tui.log_setup import FailureReporter
-from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch, maybe_await
+from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
 from pi_tui.tui.transcript_builder import compaction_note, items_for_session
@@ -146,7 +146,6 @@ class PiApp(App[int]):
         self.session_factory = session_factory
         self.cwd = cwd or getattr(session, "cwd", None) or os.getcwd()
         self.cwd_label = cwd_label if cwd_label is not None else cwd_display(self.cwd)
-        self._branch_source = branch
         self.branch: str | None = None
         self.probe_local = probe_local
         self.spin = spin
@@ -166,8 +165,6 @@ class PiApp(App[int]):
         self.local_models: list[Any] = []
         self._unsubscribe: Callable[[], None] | None = None
         self.session_ready = False
-        self._mcp_link: Any = None
-        self._mcp_unsubscribe: Callable[[], None] | None = None
         self.agent_dir_label = agent_dir_label
         self.open_resume_on_start = False
         self.initial_file_text = ""  # the CLI's @file text blocks, sent in front of the first initial message
@@ -183,6 +180,7 @@ class PiApp(App[int]):
                                         log_file=lambda: self.log_file)
         self.log_file: Any = None  # the log file's path once ``run_app`` configured it
         self._bash_mode = False  # the editor's text starts with ``!`` (its title says so)
+        self.startup = StartupFlow(self, branch)  # builds the session after the first paint
         self._build_parts()
 
     def _build_parts(self) -> None:
@@ -251,7 +249,7 @@ class PiApp(App[int]):
                                         id="prompt")
         self.completion_list = attach_completion(self.prompt_input, lambda: self.pi_theme, self.slash_commands,
                                                  lambda: self.cwd, self.failures.report,
-                                                 resources=lambda: listed_resources(getattr(self._mcp_link, "manager", None)))
+                                                 resources=lambda: listed_resources(getattr(self.startup.mcp_link, "manager", None)))
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
         yield self.extensions_controller.parts.header_slot  # an extension's header (ctx.ui.set_header)
@@ -273,12 +271,12 @@ class PiApp(App[int]):
         self.image_attachments.mount()  # editor hooks, image previews from settings
         self.signal_handlers.install()
         self.prompt_input.focus()
-        self._take_typed_ahead()
+        self.startup.take_typed_ahead()
         self.update_prompt_mode()
         self.refresh_footer()
         # Shown once the session's transcript is in place (attaching rebuilds the transcript).
         self._startup_warnings = [w for w in [self.theme_warning, *self.keymap.warnings] if w]
-        self.call_after_refresh(self._after_first_paint)
+        self.call_after_refresh(self.startup.after_first_paint)
         self.set_interval(OWNERSHIP_CHECK_S, self.check_ownership)  # a take-over by another window is said at once
 
     def check_ownership(self) -> None:
@@ -300,71 +298,10 @@ class PiApp(App[int]):
         ownership = getattr(self.session, "ownership", None)
         return ownership is not None and not getattr(ownership, "saving", True)
 
-    def _take_typed_ahead(self) -> None:
-        """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
-        session is ready), the rest goes to the editor (issue 9: type-ahead at launch was lost)."""
-        lines, rest = split_typed_ahead(self.typed_ahead)
-        self.typed_ahead = ""
-        for line in lines:
-            self.submit_flow.submit(line, "steer")
-        if rest:
-            self.prompt_input.insert(rest)
-
-    def _after_first_paint(self) -> None:
-        self.run_worker(self._start_session(), name="session-start", group="startup", exclusive=True)
-
-    async def _start_session(self) -> None:
-        """Build the session in a thread (it reads settings, auth and the session file), then attach it; the
-        git branch is looked up in another thread (``git`` may be slow). Keys typed meanwhile are taken."""
-        source = self._branch_source
-        if callable(source):
-            self.run_worker(self._find_branch(source), name="git-branch", group="branch", exclusive=True)
-        else:
-            self.branch = source
-        if self.session is None and self.session_factory is not None:
-            pause_gc_for_start()  # until freeze_heap below (issue 15)
-            try:
-                self.session = await maybe_await(await asyncio.to_thread(self.session_factory))
-            except Exception as exc:
-                resume_gc()
-                self.failures.log_only("session start", exc)
-                self.session_error = str(exc)
-                for warning in self._startup_warnings:
-                    self.add_notice("warning", warning)
-                self.add_notice("error", f"Could not start the session: {exc}")
-                self._give_back_pending()
-                self.refresh_footer()
-                return
-        if self.session is None:
-            resume_gc()
-            self.add_notice("error", "No session")
-            self._give_back_pending()
-            return
-        self.attach_session(self.session)
-        await self.extensions_controller.start(self.session)  # their UI is this app's; session_start
-        self.call_after_refresh(freeze_heap)
-        if self.probe_local:
-            self.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
-        if self.open_resume_on_start:
-            self.run_slash("/resume")
-        for index, text in enumerate(self.initial_messages):  # the CLI's @file blocks go with the first one
-            await self.submit_flow.submit_text(text, attached=self.initial_file_text if index == 0 else "")
-        if self.submit_flow.compaction_queue:  # typed before the session existed: sent now, in order
-            await self.submit_flow.flush_compaction_queue()
-
-    def _give_back_pending(self) -> None:
-        """No session after all: what was typed meanwhile goes back to the editor (never lost)."""
-        texts = self.submit_flow.take_compaction_queue()
-        if texts:
-            self.prompt_input.set_text("\n\n".join([*texts, self.prompt_input.text.strip()]).strip())
-
-    async def _find_branch(self, source: Callable[[str], str | None]) -> None:
-        try:
-            self.branch = await asyncio.to_thread(source, self.cwd)
-        except Exception as exc:
-            self.failures.report("git branch lookup", exc)
-            return
-        self.refresh_footer()
+    def take_startup_warnings(self) -> list[str]:
+        """The start-up warnings not yet shown (theme, keymap), emptied: each is shown once."""
+        warnings, self._startup_warnings = self._startup_warnings, []
+        return warnings
 
     def attach_session(self, session: TuiSession) -> None:
         """Subscribe to ``session`` and show its messages."""
@@ -383,36 +320,15 @@ class PiApp(App[int]):
         note = compaction_note(session)  # pi shows it when a session is opened
         if note:
             self.add_notice("status", note)
-        warnings = [*self._startup_warnings, *session.startup_warnings,
+        warnings = [*self.take_startup_warnings(), *session.startup_warnings,
                     *self.app_commands.adopt(getattr(session, "commands", None), self.builtin_commands.register)]
-        self._startup_warnings = []
         for warning in warnings:
             self.add_notice("warning", str(warning))
-        self._start_mcp(session)
+        self.startup.start_mcp(session)
         self.settings_commands.attach(session)  # /reload also reloads keybindings and the theme here
         self.refresh_footer()
         self.update_offline_notice()
         self.update_title()
-
-    def _start_mcp(self, session: TuiSession) -> None:
-        """Start the session's MCP servers in the background (issue 13: the app is interactive before they
-        connect) and repaint the footer when one changes state."""
-        link = getattr(session, "mcp", None)
-        if link is None or self._mcp_link is link:
-            return
-        if self._mcp_unsubscribe is not None:
-            self._mcp_unsubscribe()
-        self._mcp_link = link
-        self._mcp_unsubscribe = link.subscribe(lambda _change: self.refresh_footer())
-        try:
-            link.start()
-        except Exception as exc:  # MCP never stops the app
-            self.failures.report("MCP start", exc)
-
-    async def _probe_local(self) -> None:
-        from pi_tui.tui.local_probe import probe_local_servers
-
-        self.local_models = await probe_local_servers()
 
     def rebuild_transcript(self) -> None:
         """Re-create every item from the session (its messages and compacted history; session switch, compaction)."""

@@ -25,7 +25,7 @@ replaces the manager, settings, and callables such as ``emit``/``notify``; no pa
 Extension seams (``hooks.py``: :class:`SessionHooks`, ``session.hooks``; every field None by default, and
 each is called from one place):
 
-* ``agent_event`` — ``AgentSession._on_agent_event``, before the app's listeners (``_emit`` → EventFanOut);
+* ``agent_event`` — ``AgentEventProcessor.handle``, before the app's listeners (``_emit`` → EventFanOut);
 * ``input`` — first thing in ``Prompter.prompt``; ``before_agent_start`` — ``Prompter._start_run``;
 * X
 * ``tool_call`` / ``tool_result`` — ``AgentSession._before_tool_call`` / ``_after_tool_call`` (the Agent's

@@ -1,7 +1,7 @@
 """The session's event fan-out to its listeners (pi's ``AgentSession._emit``; pi-reference §3.5).
 
 Extension handlers run before these listeners: agent events go through ``SessionHooks.agent_event`` in
-``AgentSession._on_agent_event`` first, then here.
+``AgentEventProcessor.handle`` first, then here.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class SessionHooks:
     agent_event: Callable[[Any], MaybeAwaitable] | None = None
     """``agent_event(event)``: every agent event (agent_start … message_end … agent_end), after the session's
     own bookkeeping and persistence preparation and **before** the app's listeners (pi: extension events are
-    dispatched before public subscribers). Called in ``AgentSession._on_agent_event`` only."""
+    dispatched before public subscribers). Called in ``AgentEventProcessor.handle`` only."""
 
     input: Callable[[str, list[ImageContent]], MaybeAwaitable] | None = None
     """``input(text, images) -> InputOutcome | None`` (None: unchanged): the user's text before it becomes a

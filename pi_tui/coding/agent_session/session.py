@@ -3,9 +3,9 @@
 The session is composed of parts, each given what it needs at construction (see the package docstring);
 this module wires them and keeps pi's AgentSession API, delegating to the parts.
 
-Event processing (§3.5). The session subscribes to its Agent; the Agent awaits that listener for every
-event, in order, so processing is strictly ordered and persistence precedes tool hooks without an extra
-queue. For each event:
+Event processing (§3.5) is ``event_processing.AgentEventProcessor``, the Agent's listener: the Agent awaits it
+for every event, in order, so processing is strictly ordered and persistence precedes tool hooks without an
+extra queue. For each event:
 
 1. user ``message_start``: the first queued steering (else follow-up) text equal to the message text is
    removed and ``queue_update`` is emitted *before* subscribers see the ``message_start``;
@@ -27,11 +27,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pi_tui.agent import Agent, MessageEndEvent, MessageStartEvent
+from pi_tui.agent import Agent
 from pi_tui.agent.types import AgentTool
 from pi_tui.ai.types import AssistantMessage, ImageContent, Model, TextContent
 from pi_tui.coding.agent_session.attachments import PromptAttachers
 from pi_tui.coding.agent_session.compaction import Compactor
+from pi_tui.coding.agent_session.event_processing import AgentEventProcessor
 from pi_tui.coding.agent_session.events import SessionInfoChangedEvent
 from pi_tui.coding.agent_session.fanout import EventFanOut, SessionListener
 from pi_tui.coding.agent_session.follow_on import FollowOn, continue_agent
@@ -47,18 +48,16 @@ from pi_tui.coding.agent_session.recorder import TranscriptRecorder
 from pi_tui.coding.agent_session.retry import RetryController
 from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.agent_session.stats import SessionStats
-from pi_tui.coding.agent_session.stop_fence import StopFence, StopMark
+from pi_tui.coding.agent_session.stop_fence import StopFence
 from pi_tui.coding.agent_session.switching import SessionSwitcher
 from pi_tui.coding.agent_session.tools import ToolRegistry
 from pi_tui.coding.agent_session.tree_navigation import TreeNavigator
 from pi_tui.coding.agent_session.ui_messages import UiMessages
 from pi_tui.coding.agent_session.user_bash import UserBashRunner
 from pi_tui.coding.agent_session.wiring import (
-    EMPTY_RESPONSE,
     SessionAgent,
     api_key_lookup,
     credential_stream,
-    is_empty_answer,
 )
 from pi_tui.coding.extensions.registries import CommandRegistry
 from pi_tui.coding.messages import (
@@ -66,7 +65,6 @@ from pi_tui.coding.messages import (
     NotificationMessage,
     convert_to_llm,
     message_role,
-    message_text,
     register_coding_roles,
 )
 from pi_tui.coding.session.lock import SessionOwnership
@@ -130,12 +128,10 @@ class AgentSession:
         self.ownership: SessionOwnership | None = None  # the write guard (None: --no-session); set by the factory
         self.hooks = SessionHooks()
         """The extension seams (:class:`~pi_tui.coding.agent_session.hooks.SessionHooks`)."""
-        self._last_assistant = last_assistant
         manager: Callable[[], SessionManager] = lambda: self.session_manager  # noqa: E731 (replaced on switch)
         resume = partial(continue_agent, agent)
         self._fanout = EventFanOut()
         self._fence = StopFence()  # every stop (abort, dispose, a switch) ends the run's post-run work
-        self._run_mark: StopMark = self._fence.mark()
         self.tools = ToolRegistry(agent, tools, rebuild_system_prompt)
         self._ui = UiMessages(agent=agent, session_manager=manager, emit=self._emit)
         self._queues = PromptQueues(agent=agent, emit=self._emit)
@@ -179,6 +175,11 @@ class AgentSession:
             emit=self._emit, hooks=self.hooks, summary_retry=lambda: self._compactor.summary_retry("branchSummary"),
             is_compacting=lambda: self.is_compacting,
         )
+        self._events = AgentEventProcessor(
+            fence=self._fence, recorder=self._recorder, compactor=self._compactor, retry=self._retry,
+            queues=self._queues, follow_on=self._follow_on, hooks=self.hooks, emit=self._emit,
+            notify=lambda level, text: self.notify(level, text), last_assistant=last_assistant,
+        )
         agent.convert_to_llm = self._convert_to_llm
         AgentSeams(self.hooks).install(agent)  # seams: context, tool_call, tool_result
         agent.get_api_key = api_key_lookup(agent, models)
@@ -188,7 +189,7 @@ class AgentSession:
             agent.stop_after_turn = self._compactor.should_stop_after_turn
         agent.max_repeated_tool_failures = self.settings.max_repeated_tool_failures or None
         agent.list_tools_when_unknown = True  # issue 10 class 5
-        self._unsubscribe_agent = agent.subscribe(self._on_agent_event)
+        self._unsubscribe_agent = agent.subscribe(self._events.handle)
 
     # ------------------------------------------------------------------ wiring helpers
 
@@ -204,7 +205,7 @@ class AgentSession:
 
     def _file_loaded(self, last_assistant: AssistantMessage | None) -> None:
         self._ui.new_file()
-        self._last_assistant = last_assistant
+        self._events.last_assistant = last_assistant
 
     # ------------------------------------------------------------------ subscribers (the event fan-out)
 
@@ -279,48 +280,6 @@ class AgentSession:
 
     def _convert_to_llm(self, messages: list[Any]) -> list[Any]:
         return convert_to_llm(messages, block_images=self.settings.block_images)
-
-    async def _on_agent_event(self, event: Any) -> None:
-        kind = event.type
-        if kind == "agent_start":
-            self._run_mark = self._fence.mark()
-        if kind == "agent_end":
-            for failure in self._recorder.unstreamed_failures(event.messages):
-                await self._on_agent_event(MessageStartEvent(message=failure))
-                await self._on_agent_event(MessageEndEvent(message=failure))
-        if kind == "message_start" and message_role(event.message) == "user":
-            self._compactor.reset_overflow()
-            self._queues.delivered(message_text(event.message))
-        self._recorder.before_listeners(event)
-        await await_hook(self.hooks.agent_event, event)  # seam: extension handlers before the listeners
-        self._emit(event)
-        if kind == "message_end":
-            self._on_message_end(event.message)
-            self._recorder.add_artifacts_of(event.message)
-        elif kind == "agent_end":
-            self._recorder.run_ended()
-            self._on_agent_end()
-
-    def _on_message_end(self, message: Any) -> None:
-        self._recorder.message_ended(message)
-        if message_role(message) == "assistant" and isinstance(message, AssistantMessage):
-            self._last_assistant = message
-            if message.stop_reason != "error":
-                self._compactor.reset_overflow()
-                self._retry.on_successful_assistant()
-
-    def _on_agent_end(self) -> None:
-        message = self._last_assistant
-        mark = self._run_mark
-        if message is not None and self._retry.should_retry(message):
-            self._follow_on.start(self._retry.run(message, mark))
-            return
-        if message is not None and message.stop_reason == "error" and message.error_message:
-            self.notify("error", message.error_message)
-        elif message is not None and self._recorder.ended_in_run(message) and is_empty_answer(message):
-            self.notify("warning", EMPTY_RESPONSE)
-        if message is not None or self._compactor.stop_requested:
-            self._follow_on.start(self._compactor.check(message, True, mark))
 
     # ------------------------------------------------------------------ prompting (§3.6)
 

@@ -11,7 +11,9 @@ branch with ``parentId``s re-chained into a straight line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pi_tui.coding.session.entries import (
@@ -22,6 +24,7 @@ from pi_tui.coding.session.entries import (
     generate_entry_id,
     iso_now,
 )
+from pi_tui.coding.session.session_file import rewrite_file
 
 
 def path_with_labels(
@@ -83,3 +86,15 @@ def linear_export(session_id: str, cwd: str, branch: Sequence[SessionEntry]) -> 
         lines.append(data)
         previous = entry.id
     return lines
+
+
+def export_branch_jsonl(
+    session_id: str, cwd: str, branch: Sequence[SessionEntry], output_path: str | os.PathLike[str] | None = None
+) -> Path:
+    """Write :func:`linear_export` of ``branch`` to ``output_path`` (default ``session-<ts>.jsonl`` in the process
+    cwd) whole or not at all; returns the absolute path. Raises ``OSError`` when it cannot be written."""
+    if output_path is None:
+        output_path = "session-" + iso_now().replace(":", "-").replace(".", "-") + ".jsonl"
+    target = Path(output_path).resolve()
+    rewrite_file(target, linear_export(session_id, cwd, branch))
+    return target

@@ -19,7 +19,6 @@ sessions should run in a worker thread (``anyio.to_thread.run_sync``) from async
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from pi_tui.ai.types import now_ms
 from pi_tui.coding.config.paths import get_default_session_dir, get_sessions_dir
 from pi_tui.coding.session import listing
-from pi_tui.coding.session.branching import linear_export, path_with_labels
+from pi_tui.coding.session.branching import export_branch_jsonl, path_with_labels
 from pi_tui.coding.session.context import UNSET, SessionContext, build_session_context
 from pi_tui.coding.session.entries import (
     ARTIFACT_CUSTOM_TYPE,
@@ -46,26 +45,20 @@ from pi_tui.coding.session.entries import (
     SessionInfoEntry,
     ThinkingLevelChangeEntry,
     generate_entry_id,
-    iso_now,
 )
 from pi_tui.coding.session.loader import (
     LoadedSession,
     load_session_entries,
     new_session_id,
-    save_damaged_bytes,
     session_file_name,
 )
 from pi_tui.coding.session.messages import AgentMessage, message_role, message_to_json
 from pi_tui.coding.session.names import one_line
+from pi_tui.coding.session.open_file import SessionFileError, open_session_file
 from pi_tui.coding.session.session_file import AppendWriter, rewrite_file
 from pi_tui.coding.session.tree import SessionTreeNode, build_tree
 
 UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTOM_TYPE}
-
-
-class SessionFileError(OSError):
-    """A session file that exists but cannot be read (permissions, a directory) or is not a session at all (non-empty,
-    without one session record); nothing is written to it."""
 
 
 class SessionManager:
@@ -177,57 +170,24 @@ class SessionManager:
         return self._session_file
 
     def _set_session_file(self, path: Path, loaded: LoadedSession | None = None) -> None:
-        resolved = path.resolve()
-        if loaded is None:
-            loaded = load_session_entries(resolved)
-        if loaded.read_error:
-            raise SessionFileError(loaded.read_error)
-        self.warnings.extend(loaded.warnings)
-        if loaded.damaged:
-            self.warnings.append(save_damaged_bytes(resolved, loaded.damaged))
-        if not loaded.exists:
+        """Adopt the file at ``path`` (``open_file.open_session_file`` decides how); raises SessionFileError."""
+        opened = open_session_file(path, loaded)
+        self.warnings.extend(opened.warnings)
+        if opened.start_fresh:
             self.new_session()
-            self._session_file = resolved
+            self._session_file = opened.path
+            if opened.rewrite:
+                self._rewrite_file()
+                self._flushed = True
             return
-        if loaded.header is None:
-            if listing.is_foreign_file(resolved):
-                # Nothing in it is or was a session record: some other file (a typo in --session, a notes file).
-                # It is never overwritten (pi 0.80.3), and needs no side file of "damaged" bytes either.
-                if loaded.damaged:
-                    resolved.with_name(f"{resolved.name}.damaged").unlink(missing_ok=True)
-                raise SessionFileError(
-                    f"Not a session file: {resolved} (it has content but no session record); it was left unchanged"
-                )
-            if not loaded.empty or resolved.stat().st_size > 0:
-                backup = resolved.with_name(f"{resolved.name}.corrupt-{iso_now().replace(':', '-')}")
-                shutil.copyfile(resolved, backup)
-                self.warnings.append(f"{resolved}: no valid session header; old content saved to {backup}")
-            self.new_session()
-            self._session_file = resolved
-            self._rewrite_file()
-            self._flushed = True
-            return
-        self._header = loaded.header
-        self._session_file = resolved
-        self._reset_index(loaded.entries)
-        if loaded.header_recovered:
-            if not self._header.cwd:
-                self._header = self._header.model_copy(update={"cwd": self.cwd})
-            backup = resolved.with_name(f"{resolved.name}.corrupt-{iso_now().replace(':', '-')}")
-            shutil.copyfile(resolved, backup)
-            self.warnings.append(f"{resolved}: rewritten with a header; the old bytes are in {backup}")
-            self._rewrite_file()
-        elif loaded.reencoded:
-            # Appending UTF-8 lines to a UTF-16 file would make it unreadable: rewrite it, keep the original.
-            backup = resolved.with_name(f"{resolved.name}.{loaded.reencoded.lower().replace('-', '')}")
-            shutil.copyfile(resolved, backup)
-            self.warnings.append(f"{resolved}: was {loaded.reencoded}, rewritten as UTF-8; the original is in {backup}")
-            self._rewrite_file()
-        elif loaded.migrated:
-            if loaded.warnings:
-                backup = resolved.with_name(f"{resolved.name}.pre-migration")
-                shutil.copyfile(resolved, backup)
-                self.warnings.append(f"{resolved}: original kept in {backup} (it had unreadable lines)")
+        header = opened.loaded.header
+        assert header is not None  # only a fresh start has none
+        if opened.loaded.header_recovered and not header.cwd:
+            header = header.model_copy(update={"cwd": self.cwd})
+        self._header = header
+        self._session_file = opened.path
+        self._reset_index(opened.loaded.entries)
+        if opened.rewrite:
             self._rewrite_file()
         self._flushed = True
 
@@ -601,12 +561,7 @@ class SessionManager:
 
         Default path: ``session-<ts>.jsonl`` in the process cwd.
         """
-        if output_path is None:
-            output_path = "session-" + iso_now().replace(":", "-").replace(".", "-") + ".jsonl"
-        target = Path(output_path).resolve()
-        lines = linear_export(self.session_id, self.cwd, self.get_branch())
-        rewrite_file(target, lines)
-        return target
+        return export_branch_jsonl(self.session_id, self.cwd, self.get_branch(), output_path)
 
     # ------------------------------------------------------------------ listing
 

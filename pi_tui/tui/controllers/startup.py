@@ -1,0 +1,129 @@
+"""``StartupFlow``: how the app gets its session after the first paint.
+
+The app paints first; then this part builds the session in a thread (it reads settings, auth and the session
+file), attaches it, starts the extensions, the localhost probe and the MCP servers, and sends what the CLI and
+the user gave before the session existed (initial messages, keys typed ahead, prompts typed during start-up), in
+order. A session that cannot be built is said once, and what was typed meanwhile goes back to the editor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_tui.tui.early_input import split_typed_ahead
+from pi_tui.tui.launch import freeze_heap, pause_gc_for_start, resume_gc
+from pi_tui.tui.session_adapter import maybe_await
+
+if TYPE_CHECKING:
+    from pi_tui.tui.app import PiApp
+    from pi_tui.tui.session_protocol import TuiSession
+
+
+class StartupFlow:
+    """The start-up steps of ``app`` (a ``PiApp``), run once after its first paint (``after_first_paint``).
+
+    ``branch_source`` is the footer's git branch: a fixed value, or a function of the cwd run in a thread (``git``
+    may be slow). ``typed_ahead`` is what was typed before the CLI held the terminal (``early_input``).
+    """
+
+    def __init__(self, app: PiApp, branch_source: str | None | Callable[[str], str | None]) -> None:
+        self._app = app
+        self._branch_source = branch_source
+        self._mcp_link: Any = None
+        self._mcp_unsubscribe: Callable[[], None] | None = None
+
+    @property
+    def mcp_link(self) -> Any:
+        """The session's MCP link once started (``resources`` completion reads its manager), or None."""
+        return self._mcp_link
+
+    def take_typed_ahead(self) -> None:
+        """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
+        session is ready), the rest goes to the editor (issue 9: type-ahead at launch was lost)."""
+        app = self._app
+        lines, rest = split_typed_ahead(app.typed_ahead)
+        app.typed_ahead = ""
+        for line in lines:
+            app.submit_flow.submit(line, "steer")
+        if rest:
+            app.prompt_input.insert(rest)
+
+    def after_first_paint(self) -> None:
+        """Start the session worker (called once the first frame is on screen)."""
+        self._app.run_worker(self._start_session(), name="session-start", group="startup", exclusive=True)
+
+    async def _start_session(self) -> None:
+        app = self._app
+        source = self._branch_source
+        if callable(source):
+            app.run_worker(self._find_branch(source), name="git-branch", group="branch", exclusive=True)
+        else:
+            app.branch = source
+        if app.session is None and app.session_factory is not None:
+            pause_gc_for_start()  # until freeze_heap below (issue 15)
+            try:
+                app.session = await maybe_await(await asyncio.to_thread(app.session_factory))
+            except Exception as exc:
+                resume_gc()
+                app.failures.log_only("session start", exc)
+                app.session_error = str(exc)
+                for warning in app.take_startup_warnings():
+                    app.add_notice("warning", warning)
+                app.add_notice("error", f"Could not start the session: {exc}")
+                self._give_back_pending()
+                app.refresh_footer()
+                return
+        if app.session is None:
+            resume_gc()
+            app.add_notice("error", "No session")
+            self._give_back_pending()
+            return
+        app.attach_session(app.session)
+        await app.extensions_controller.start(app.session)  # their UI is this app's; session_start
+        app.call_after_refresh(freeze_heap)
+        if app.probe_local:
+            app.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
+        if app.open_resume_on_start:
+            app.run_slash("/resume")
+        for index, text in enumerate(app.initial_messages):  # the CLI's @file blocks go with the first one
+            await app.submit_flow.submit_text(text, attached=app.initial_file_text if index == 0 else "")
+        if app.submit_flow.compaction_queue:  # typed before the session existed: sent now, in order
+            await app.submit_flow.flush_compaction_queue()
+
+    def _give_back_pending(self) -> None:
+        """No session after all: what was typed meanwhile goes back to the editor (never lost)."""
+        app = self._app
+        texts = app.submit_flow.take_compaction_queue()
+        if texts:
+            app.prompt_input.set_text("\n\n".join([*texts, app.prompt_input.text.strip()]).strip())
+
+    async def _find_branch(self, source: Callable[[str], str | None]) -> None:
+        app = self._app
+        try:
+            app.branch = await asyncio.to_thread(source, app.cwd)
+        except Exception as exc:
+            app.failures.report("git branch lookup", exc)
+            return
+        app.refresh_footer()
+
+    async def _probe_local(self) -> None:
+        from pi_tui.tui.local_probe import probe_local_servers
+
+        self._app.local_models = await probe_local_servers()
+
+    def start_mcp(self, session: TuiSession) -> None:
+        """Start ``session``'s MCP servers in the background (issue 13: the app is interactive before they
+        connect) and repaint the footer when one changes state. Once per MCP link; a failure is reported."""
+        link = getattr(session, "mcp", None)
+        if link is None or self._mcp_link is link:
+            return
+        if self._mcp_unsubscribe is not None:
+            self._mcp_unsubscribe()
+        self._mcp_link = link
+        self._mcp_unsubscribe = link.subscribe(lambda _change: self._app.refresh_footer())
+        try:
+            link.start()
+        except Exception as exc:  # MCP never stops the app
+            self._app.failures.report("MCP start", exc)
