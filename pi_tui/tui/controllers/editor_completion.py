@@ -121,6 +121,13 @@ class EditorCompletion:
             self.close()
             return True
         if key == "tab" or action == "tui.input.submit":
+            if self._stale():  # keys of the same burst changed the text after the list was computed
+                if not self._refresh_now():
+                    if key == "tab" and action != "tui.input.submit":
+                        self.request()  # the list follows the text once its completions arrive
+                        return True
+                    self.close()
+                    return False  # Enter sends what the editor shows
             kind = self.suggestions.kind if self.suggestions is not None else None
             item = self.view.selected_item
             if (action == "tui.input.submit" and kind != "command" and item is not None and self.suggestions
@@ -132,6 +139,32 @@ class EditorCompletion:
                 return False
             return not (action == "tui.input.submit" and kind == "command")  # a command is also submitted
         return False
+
+    def _stale(self) -> bool:
+        """The shown suggestions are for other text than what is before the cursor now (tester2 #2: the editor's
+        text-changed message is handled after the keys queued behind it, so a burst of keys and Enter found the
+        list still computed for an earlier prefix, and its item replaced the wrong characters)."""
+        suggestions = self.suggestions
+        if suggestions is None:
+            return False
+        before, row, _ = self._before_cursor()
+        if suggestions.kind == "command":
+            return command_prefix(before, row) is None or before != suggestions.prefix
+        if suggestions.kind == "argument":
+            context = argument_context(before, row)
+            return context is None or context[1] != suggestions.prefix
+        return extract_at_prefix(before) != suggestions.prefix
+
+    def _refresh_now(self) -> bool:
+        """Recompute the suggestions for the text before the cursor when that can be done at once (commands);
+        True when the list is now current and has items."""
+        before, row, _ = self._before_cursor()
+        prefix = command_prefix(before, row)
+        if prefix is None:
+            return False
+        self._request += 1
+        self._show(command_suggestions(prefix, self._commands()))
+        return self.suggestions is not None and self.view.selected_item is not None
 
     def _tab_context(self) -> bool:
         before, row, _ = self._before_cursor()
