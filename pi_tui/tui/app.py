@@ -186,7 +186,7 @@ class PiApp(App[int]):
     def _build_parts(self) -> None:
         """The app's parts, each given what it needs (see ``pi_tui.tui.controllers``)."""
         self.quit_controller = QuitController(lambda: self.session, lambda text: self.status_line.show(text),
-                                              self.exit)
+                                              self.exit, held=lambda: self.submit_flow.take_compaction_queue())
         self.signal_handlers = SignalHandlers(self.quit_controller.request_quit)
         self.app_commands = AppCommands()
         self.slash_runner = SlashRunner(self, lambda: self.app_commands.registry, lambda: self)

@@ -87,3 +87,41 @@ async def test_ctrl_d_in_the_app_during_a_tool_sends_nothing_queued(tmp_path: Pa
     assert not (tmp_path / "made.txt").exists()
     users = [m for m in session.messages if getattr(m, "role", None) == "user"]
     assert len(users) == 1
+
+
+@pytest.mark.parametrize("queue", ["steer", "follow_up"])
+async def test_what_was_queued_when_quitting_is_saved_and_shown_on_resume(tmp_path: Path, queue: str) -> None:
+    """tester2 #1: Ctrl+D (or a closed terminal) while a message was queued dropped it without a trace: it was in
+    no session file and not in the editor after ``-c``. It is now kept in a persisted warning notification, which
+    the resumed session shows."""
+    from pi_tui.coding.agent_session.shutdown import UNSENT_NOTICE
+    from pi_tui.coding.session.entries import NOTIFICATION_CUSTOM_TYPE
+    from pi_tui.coding.session.session_manager import SessionManager
+
+    calls: list[str] = []
+    session, _ = make_session(tmp_path, _steps(calls), no_session=False,
+                              session_dir=str(tmp_path / "sessions"))
+    run = await _run_until_tool(session)
+    await getattr(session, queue)("important queued note")
+    assert await settle_session(session, limit=10)
+    await asyncio.wait_for(run, 10)
+    path = session.session_file
+    assert path is not None
+    raw = Path(path).read_text()
+    assert "important queued note" in raw
+    reopened = SessionManager.open(path)
+    notes = [e for e in reopened.get_entries() if getattr(e, "custom_type", None) == NOTIFICATION_CUSTOM_TYPE]
+    assert any(UNSENT_NOTICE in str(e.data) and "important queued note" in str(e.data) for e in notes), notes
+    users = [m for m in session.messages if getattr(m, "role", None) == "user"]
+    assert len(users) == 1  # kept, never sent
+
+
+async def test_nothing_queued_adds_no_notice(tmp_path: Path) -> None:
+    from pi_tui.coding.agent_session.shutdown import UNSENT_NOTICE
+
+    calls: list[str] = []
+    session, _ = make_session(tmp_path, _steps(calls))
+    run = await _run_until_tool(session)
+    assert await settle_session(session, limit=10)
+    await asyncio.wait_for(run, 10)
+    assert not any(UNSENT_NOTICE in str(getattr(m, "text", "")) for m in session.messages)

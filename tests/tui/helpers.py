@@ -24,7 +24,7 @@ def make_session(cwd: Path, steps: list[Any] | None = None, reasoning: bool = Fa
         tokens_per_second=tokens_per_second,
     )
     faux.set_responses(steps or [])
-    session = create_agent_session(str(cwd), no_session=True, tools=tools, **options)
+    session = create_agent_session(str(cwd), tools=tools, **{"no_session": True, **options})
     model = faux.get_model()
     assert model is not None
     session.models.allow(faux.provider, model.id, model)

@@ -26,6 +26,30 @@ abort signal must not keep the process alive)."""
 _POLL = 0.01  # seconds between checks of work that is being aborted
 
 
+UNSENT_NOTICE = "Not sent: queued when pi-tui quit"
+"""The start of the notification that keeps queued messages the run never delivered (:func:`keep_unsent`)."""
+
+
+def keep_unsent(session: Any, extra: list[str] | None = None) -> list[str]:
+    """Take the steering and follow-up messages still queued on ``session`` (plus ``extra``: what a front end
+    held itself, e.g. text typed during a compaction) and save them in one persisted warning notification, so
+    a resumed session shows them (tester2 #1: a queued message was dropped without a trace by Ctrl+D or a
+    closed terminal). Returns the texts kept; never raises (a session without queues keeps nothing)."""
+    texts: list[str] = []
+    clear = getattr(session, "clear_queue", None)
+    try:
+        if callable(clear):
+            steering, follow_up = clear()
+            texts = [*steering, *follow_up]
+        texts = [t for t in [*texts, *(extra or [])] if t.strip()]
+        notify = getattr(session, "notify", None)
+        if texts and callable(notify):
+            notify("warning", UNSENT_NOTICE + ":\n" + "\n".join(f"• {t}" for t in texts))
+    except Exception:
+        log.exception("keeping the unsent queued messages failed")
+    return texts
+
+
 def session_busy(session: Any) -> bool:
     """True while ``session`` streams, compacts, waits to retry or runs a user ``!cmd``."""
     return any(
@@ -34,15 +58,16 @@ def session_busy(session: Any) -> bool:
     )
 
 
-async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) -> bool:
+async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT, unsent: list[str] | None = None) -> bool:
     """Abort whatever ``session`` is doing and wait until its state is saved; True when it settled in time.
 
     Order: cancel a retry wait and a compaction, kill a user bash, abort the run through the session's own
     ``abort`` (which also stops its post-run work: no retry, compaction or continuation starts after it, so
     queued messages stay unsent; a plain agent abort for other session objects), then wait for the
     agent, its follow-on tasks (retry/compaction continuations) and the bash to end; finally record bash runs
-    that were deferred while the agent streamed, and run the ``session_shutdown`` seam. Never raises (failures are logged, the caller exits anyway);
-    ``limit`` is in seconds.
+    that were deferred while the agent streamed, keep what is still queued (:func:`keep_unsent`), and run the
+    ``session_shutdown`` seam. Never raises (failures are logged, the caller exits anyway);
+    ``limit`` is in seconds; ``unsent``: texts the front end held back itself, kept with the queued ones.
     """
     deadline = time.monotonic() + max(0.0, limit)
     try:
@@ -66,18 +91,22 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT) ->
         while session_busy(session):  # a user bash being killed, a manual compaction being cancelled
             if time.monotonic() > deadline:
                 log.warning("the session did not settle within %.1f s; exiting anyway", limit)
+                keep_unsent(session, unsent)
                 return False
             await asyncio.sleep(_POLL)
         flush = getattr(session, "flush_pending_bash", None)
         if callable(flush):
             flush()  # a ``!cmd`` that ended while the agent streamed is saved, not dropped
+        keep_unsent(session, unsent)
         shutdown = getattr(session, "shutdown", None)
         if callable(shutdown):
             await shutdown()  # seam: session_shutdown (AgentSession.shutdown)
     except TimeoutError:
         log.warning("the session did not settle within %.1f s; exiting anyway", limit)
+        keep_unsent(session, unsent)
         return False
     except Exception:
         log.exception("settling the session before exit failed")
+        keep_unsent(session, unsent)
         return False
     return True

@@ -30,12 +30,14 @@ class QuitController:
     """Quit paths of the app (see the module docstring).
 
     ``get_session()`` gives the session to settle (or None), ``show_status(text)`` shows the saving notice (it
-    may raise before the app is mounted), ``exit_app(code)`` ends the Textual app.
+    may raise before the app is mounted), ``exit_app(code)`` ends the Textual app. ``held()`` takes the texts
+    the app itself holds unsent (typed during a compaction): they are kept with the session's queued ones.
     """
 
     def __init__(self, get_session: Callable[[], Any], show_status: Callable[[str], None],
-                 exit_app: Callable[[int], None]) -> None:
+                 exit_app: Callable[[int], None], held: Callable[[], list[str]] | None = None) -> None:
         self._get_session = get_session
+        self._held = held
         self._show_status = show_status
         self._exit_app = exit_app
         self._quit_task: asyncio.Task[None] | None = None
@@ -73,7 +75,13 @@ class QuitController:
     async def _quit(self, exit_code: int, terminal_gone: bool) -> None:
         session = self._get_session()
         if session is not None:
-            await settle_session(session)
+            held: list[str] = []
+            if self._held is not None:
+                try:
+                    held = self._held()
+                except Exception:
+                    log.exception("taking the held messages failed")
+            await settle_session(session, unsent=held)
         callback = self.on_settled
         if callback is not None:
             try:
