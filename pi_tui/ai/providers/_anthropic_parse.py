@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..json_parse import parse_json_with_repair, parse_streaming_json
+from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
 from ..types import Model, Tool
 from ._provider_run import add_diagnostic
@@ -118,6 +119,7 @@ class AnthropicStreamParser:
         """The reply ended with ``pause_turn``: the turn is not over (the provider continues it)."""
         self._blocks: dict[int, int] = {}  # provider block index -> content index
         self._partial_json: dict[int, str] = {}  # content index -> joined input_json_delta fragments
+        self._arg_parsers: dict[int, StreamingJsonParser] = {}  # content index -> incremental argument parser
         self._open: set[int] = set()  # content indexes not yet ended
 
     # ------------------------------------------------------------------ entry points
@@ -240,6 +242,7 @@ class AnthropicStreamParser:
                              initial_input if isinstance(initial_input, dict) else {},
                              scratch={"partialJson": "", **scratch})
             self._partial_json[ci] = ""
+            self._arg_parsers.pop(ci, None)
         else:
             return  # server-side blocks are not client content
         if isinstance(index, int):
@@ -272,7 +275,10 @@ class AnthropicStreamParser:
             joined = self._partial_json.get(ci, "") + fragment
             self._partial_json[ci] = joined
             w.set_scratch(ci, "partialJson", joined)
-            w.tool_delta(ci, fragment, parse_streaming_json(joined))
+            parser = self._arg_parsers.get(ci)
+            if parser is None:
+                parser = self._arg_parsers[ci] = StreamingJsonParser()
+            w.tool_delta(ci, fragment, parser.feed(fragment))  # each fragment parsed once (pi 1.5.0)
         elif dtype == "signature_delta" and block.type == "thinking":
             block.thinking_signature = (block.thinking_signature or "") + str(delta.get("signature") or "")
 
@@ -292,6 +298,7 @@ class AnthropicStreamParser:
             w.end_thinking(ci)
         elif block.type == "toolCall":
             joined = self._partial_json.pop(ci, "")
+            self._arg_parsers.pop(ci, None)
             args = parse_streaming_json(joined) if joined.strip() else (block.arguments or {})
             w.end_tool(ci, args)
 

@@ -24,6 +24,7 @@ from ..events import (
     ToolCallStartEvent,
 )
 from ..json_parse import parse_json_with_repair, parse_streaming_json
+from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
 from ..types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall, Usage
 from ._provider_run import add_diagnostic
@@ -98,37 +99,29 @@ def merge_tool_name(current: str, piece: str) -> str:
     return current + piece
 
 
-REPARSE_ALWAYS_BELOW = 16_384
-"""Streamed tool arguments shorter than this are re-parsed on every delta (as pi does)."""
-
-
 class _CallState:
-    __slots__ = ("block", "args", "parts", "total", "parsed_len", "starts")
+    __slots__ = ("block", "args", "parts", "total", "parser", "starts")
 
     def __init__(self, block: ToolCall) -> None:
         self.block = block
         self.args = ""
         self.parts: list[str] = []
         self.total = 0
-        self.parsed_len = 0
+        self.parser = StreamingJsonParser()
         self.starts: list[int] = []
         """Offset at which each argument fragment began (for :meth:`repair_resend`)."""
 
     def add(self, fragment: str) -> None:
-        """Append a fragment; re-parse the best-effort arguments unless that would make streaming quadratic.
+        """Append a fragment and update the best-effort arguments and pi's ``partialArgs`` scratch field.
 
-        Beyond 16 KB the partial view is refreshed when the text grew by max(8 KB, 5 %) since the last
-        parse, so a huge argument (a file write) costs O(n) overall; the final parse is always exact.
+        The arguments are parsed incrementally (each fragment once, pi 1.5.0's fix for quadratic re-parsing);
+        they equal ``parse_streaming_json`` of the text so far. The final parse at the end is a full one.
         """
         self.starts.append(self.total)
         self.parts.append(fragment)
         self.total += len(fragment)
-        grown = self.total - self.parsed_len
-        if self.total < REPARSE_ALWAYS_BELOW or grown >= max(8192, self.parsed_len // 20):
-            text = self.text()
-            self.block.arguments = parse_streaming_json(text)
-            self.block.partialArgs = text  # type: ignore[attr-defined]  # pi's scratch field (extra)
-            self.parsed_len = self.total
+        self.block.arguments = self.parser.feed(fragment)
+        self.block.partialArgs = self.text()  # type: ignore[attr-defined]  # pi's scratch field (extra)
 
     def text(self) -> str:
         """The whole argument text received so far."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..json_parse import parse_streaming_json
+from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
 from ..types import Model, ThinkingContent, ToolCall, Usage
 from ._responses_shared import encode_text_signature
@@ -56,6 +57,8 @@ class _Item:
     reasoning_content: dict[int, str] = field(default_factory=dict)
     parts: list[dict[str, Any]] = field(default_factory=list)
     partial_json: str = ""
+    parser: StreamingJsonParser = field(default_factory=StreamingJsonParser)
+    """Parses the streamed arguments incrementally (each delta once, pi 1.5.0)."""
     done: bool = False
 
 
@@ -133,7 +136,7 @@ class ResponsesStreamParser:
                 fragment = str(ev.get("delta") or "")
                 it.partial_json += fragment
                 self.writer.set_scratch(it.ci, "partialJson", it.partial_json)
-                self.writer.tool_delta(it.ci, fragment, parse_streaming_json(it.partial_json))
+                self.writer.tool_delta(it.ci, fragment, it.parser.feed(fragment))
         elif kind == "response.function_call_arguments.done":
             it = self._item(ev, "function_call")
             if it is not None and isinstance(ev.get("arguments"), str):
@@ -202,7 +205,7 @@ class ResponsesStreamParser:
             it = _Item("function_call", w.open_tool(call_id, str(item.get("name") or ""), scratch=scratch), item)
             if isinstance(initial, str) and initial:
                 it.partial_json = initial
-                w.tool_delta(it.ci, initial, parse_streaming_json(initial))
+                w.tool_delta(it.ci, initial, it.parser.feed(initial))
         else:
             return None  # server-side items (web_search_call, ...) are not client content
         self.items[index] = it
@@ -258,7 +261,11 @@ class ResponsesStreamParser:
         previous = it.partial_json
         it.partial_json = arguments
         self.writer.set_scratch(it.ci, "partialJson", arguments)
-        parsed = parse_streaming_json(arguments)
+        if arguments.startswith(previous):
+            parsed = it.parser.feed(arguments[len(previous) :])
+        else:  # the server's text replaces what was streamed: parse it afresh
+            it.parser = StreamingJsonParser()
+            parsed = it.parser.feed(arguments)
         block = self.writer.output.content[it.ci]
         assert isinstance(block, ToolCall)
         if arguments.startswith(previous) and len(arguments) > len(previous):

@@ -39,7 +39,7 @@ from ..events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from ..json_parse import parse_streaming_json
+from ..json_stream import StreamingJsonParser
 from ..registry import ApiProvider, register_api_provider, unregister_api_providers
 from ..types import (
     AssistantMessage,
@@ -330,15 +330,14 @@ async def _stream_with_deltas(
         live_call = ToolCall(id=block.id, name=block.name, arguments={})
         partial.content = [*partial.content, live_call]
         stream.push(ToolCallStartEvent(content_index=index, partial=partial.model_copy()))
-        joined = ""
+        parser = StreamingJsonParser()
         for chunk in _split_by_token_size(_json(block.arguments), min_size, max_size):
             await _schedule_chunk(chunk, tokens_per_second)
             if signal is not None and signal.aborted:
                 _end_aborted(stream, partial)
                 return
             if partial_arguments:  # as the real providers do: the arguments parsed so far
-                joined += chunk
-                live_call.arguments = parse_streaming_json(joined)
+                live_call.arguments = parser.feed(chunk)
             stream.push(ToolCallDeltaEvent(content_index=index, delta=chunk, partial=partial.model_copy()))
         live_call.arguments = block.arguments
         stream.push(ToolCallEndEvent(content_index=index, tool_call=block, partial=partial.model_copy()))
