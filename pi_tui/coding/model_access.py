@@ -15,7 +15,7 @@ from pi_tui.ai.secret_redaction import register_secret, register_secrets
 from pi_tui.ai.types import Model
 from pi_tui.coding.config.auth import AuthStorage
 from pi_tui.coding.config.model_registry import ModelRegistry
-from pi_tui.coding.config.model_resolver import pick_default_model, resolve_cli_model
+from pi_tui.coding.config.model_resolver import is_valid_thinking_level, pick_default_model, resolve_cli_model
 from pi_tui.coding.config.paths import get_auth_path, get_models_path
 
 OFFLINE_KEY = "offline"
@@ -125,6 +125,23 @@ class RegistryModelAccess:
                 raise ValueError(f'Unknown provider "{provider}". Use --list-models to see available providers/models.')
             return pick_default_model(own), None, None
         result = resolve_cli_model(provider, pattern, self.all_models())
+        if not provider and pattern and "/" in pattern and (result.model is None or not self.has_auth(result.model)):
+            # pi 0.79.2: a custom model whose id starts with a built-in provider's name ("openai/gpt-4o" served by
+            # a proxy) wins over that provider's own model when only the custom one has auth
+            custom = self._authenticated_id(pattern)
+            if custom is not None:
+                return custom
         if result.error:
             raise ValueError(result.error)
         return result.model, result.thinking_level, result.warning
+
+    def _authenticated_id(self, pattern: str) -> tuple[Model, str | None, None] | None:
+        """The one model with auth whose id is ``pattern`` (or ``pattern`` without a ``:<level>`` suffix)."""
+        head, sep, level = pattern.rpartition(":")
+        for model_id, thinking in ((pattern, None), *(((head, level),) if sep and is_valid_thinking_level(level)
+                                                       else ())):
+            lower = model_id.lower()
+            matches = [m for m in self.available_models() if m.id.lower() == lower]
+            if len(matches) == 1:
+                return matches[0], thinking, None
+        return None

@@ -6,8 +6,9 @@ Pattern rules (``--model``, ``--models``, ``/model <term>``):
    ``-latest``) sorted descending, else the newest dated id;
 3. ``pattern:<level>`` sets the thinking level (``sonnet:high``); ids containing ``:`` (OpenRouter's
    ``:exacto``) are tried whole first;
-4. for ``--model``: a ``provider/`` prefix naming a known provider restricts the search to it; an unknown id for
-   a known provider becomes a custom model id based on that provider's default model (with a warning);
+4. for ``--model``: a ``provider/`` prefix naming a known provider (the longest one: provider ids may contain
+   ``/``) restricts the search to it; an unknown id for a known provider becomes a custom model id based on that
+   provider's default model (with a warning);
 5. ``--models`` accepts globs (``*``, ``?``, ``[..]``) matched against ``provider/id`` or the id.
 """
 
@@ -159,9 +160,12 @@ def resolve_cli_model(
         )
 
     if provider is None and "/" in cli_model:
-        maybe, _, rest = cli_model.partition("/")
-        if maybe.lower() in providers:
-            provider, pattern, inferred = providers[maybe.lower()], rest, True
+        # the longest known provider id before a "/": provider ids may hold slashes themselves (pi 1.5.0:
+        # URL-derived llama.cpp providers such as "llama.cpp/127.0.0.1:8080")
+        prefixes = [p for p in providers if lower.startswith(p + "/") and len(lower) > len(p) + 1]
+        if prefixes:
+            maybe = max(prefixes, key=len)
+            provider, pattern, inferred = providers[maybe], cli_model[len(maybe) + 1 :], True
     if provider is None:
         exact = exact_anywhere()
         if exact is not None:
