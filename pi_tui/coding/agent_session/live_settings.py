@@ -39,7 +39,17 @@ def session_settings_from(manager: SettingsManager) -> SessionSettings:
         block_images=manager.block_images,
         shell_command_prefix=manager.shell_command_prefix,
         max_repeated_tool_failures=manager.max_repeated_tool_failures,
+        provider_timeout_ms=_positive(provider_retry.get("timeoutMs")),
+        provider_max_retries=_non_negative(provider_retry.get("maxRetries")),
     )
+
+
+def _positive(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _non_negative(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def apply_settings(session: Any, manager: SettingsManager) -> None:
@@ -53,7 +63,8 @@ def apply_settings(session: Any, manager: SettingsManager) -> None:
     for name in ("enabled", "max_retries", "base_delay_ms", "max_delay_ms"):
         setattr(current.retry, name, getattr(fresh.retry, name))
     for name in ("steering_mode", "follow_up_mode", "default_thinking_level", "block_images",
-                 "shell_command_prefix", "max_repeated_tool_failures"):
+                 "shell_command_prefix", "max_repeated_tool_failures", "provider_timeout_ms",
+                 "provider_max_retries"):
         setattr(current, name, getattr(fresh, name))
     agent = getattr(session, "agent", None)
     if agent is not None:

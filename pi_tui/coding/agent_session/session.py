@@ -183,7 +183,7 @@ class AgentSession:
         agent.convert_to_llm = self._convert_to_llm
         AgentSeams(self.hooks).install(agent)  # seams: context, tool_call, tool_result
         agent.get_api_key = api_key_lookup(agent, models)
-        agent.stream_fn = credential_stream(models)
+        agent.stream_fn = credential_stream(models, self.settings)
         agent.session_id = session_manager.get_session_id()
         if isinstance(agent, SessionAgent):
             agent.stop_after_turn = self._compactor.should_stop_after_turn

@@ -37,6 +37,11 @@ class SessionSettings:
     shell_command_prefix: str | None = None
     turn_boundary_compaction: bool = True
     max_repeated_tool_failures: int = DEFAULT_MAX_REPEATED_TOOL_FAILURES
+    provider_timeout_ms: int | None = None
+    """``retry.provider.timeoutMs``: the HTTP timeout of every provider request (None = the default, 10 min;
+    pi-tui's is a per-read idle timeout, so a long stream that keeps sending never hits it)."""
+    provider_max_retries: int | None = None
+    """``retry.provider.maxRetries``: the provider-level retries of 429/5xx (None = the default, 2)."""
 
 
 class ModelAccess(Protocol):

@@ -11,7 +11,7 @@ from pi_tui.agent.types import AgentLoopConfig
 from pi_tui.ai.registry import error_stream
 from pi_tui.ai.stream import stream_simple
 from pi_tui.ai.types import AssistantMessage, Model
-from pi_tui.coding.agent_session.settings import ModelAccess
+from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 
 EMPTY_RESPONSE = "The model returned an empty response (no text and no tool call)."
 
@@ -57,11 +57,23 @@ def api_key_lookup(agent: Agent, models: ModelAccess) -> Callable[[str], str | N
     return get_api_key
 
 
-def credential_stream(models: ModelAccess) -> Callable[[Model, Any, Any], Any]:
+def credential_stream(
+    models: ModelAccess, settings: SessionSettings | None = None
+) -> Callable[[Model, Any, Any], Any]:
     """pi's ``streamFn`` with per-request credentials: the key and models.json headers are resolved for every
-    call; a resolution error becomes an error stream (never an exception)."""
+    call; a resolution error becomes an error stream (never an exception). ``settings``' provider timeout and
+    retry count (``retry.provider.timeoutMs``/``maxRetries``, read at each call so /settings applies) fill the
+    options that do not set them (pi 0.73 sdk.js)."""
 
     def stream(model: Model, context: Any, options: Any) -> Any:
+        if settings is not None:
+            provider_changes: dict[str, Any] = {}
+            if getattr(options, "timeout_ms", None) is None and settings.provider_timeout_ms is not None:
+                provider_changes["timeout_ms"] = settings.provider_timeout_ms
+            if getattr(options, "max_retries", None) is None and settings.provider_max_retries is not None:
+                provider_changes["max_retries"] = settings.provider_max_retries
+            if provider_changes:
+                options = dataclasses.replace(options, **provider_changes)
         resolve = getattr(models, "request_credentials", None)
         if resolve is not None:
             credentials = resolve(model)
