@@ -10,6 +10,7 @@ highlighted by a syntax theme made from the nine ``syntax*`` tokens (pi-referenc
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -18,10 +19,24 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets.markdown_blocks import split_blocks
 
 NULL_STYLE = Style.null()
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # would reach the terminal as control bytes
+
+
+def _safe_strip(line: list[Segment], width: int) -> Strip:
+    """One rendered line as a ``width``-cell strip whose text holds no terminal control sequence or control
+    character (tester2 #7: ESC sequences in a model's reply retitled the window, cleared the screen and left the
+    alternate screen). Every transcript item renders through here; the text is cleaned by the same function as
+    tool output (``sanitize_terminal_output``), and a line that got shorter is padded back to ``width``."""
+    segments = [seg if seg.style is not None else Segment(seg.text, NULL_STYLE) for seg in line if not seg.control]
+    if not any(_UNSAFE.search(seg.text) for seg in segments):
+        return Strip(segments, width)
+    clean = [Segment(sanitize_terminal_output(seg.text), seg.style) for seg in segments]
+    return Strip(clean).adjust_cell_length(width, NULL_STYLE)
 
 
 def blank_strip(width: int) -> Strip:
@@ -96,8 +111,7 @@ class RenderContext:
         width = max(1, width)
         options = self.console.options.update(width=width, min_width=width, max_width=width, height=None)
         lines = self.console.render_lines(renderable, options, style=style or Style(), pad=True)
-        return [Strip([seg if seg.style is not None else Segment(seg.text, NULL_STYLE) for seg in line], width)
-                for line in lines]
+        return [_safe_strip(line, width) for line in lines]
 
     def markdown_strips(self, text: str, width: int, cache: dict[str, list[Strip]] | None = None,
                         final: bool = True, style: Style | None = None, cache_prefix: str = "",

@@ -27,6 +27,7 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.transcript_items import TOOL_FAILED, TOOL_FINISHED, ToolItem
@@ -48,8 +49,9 @@ def elapsed_text(item: ToolItem, show_timing: bool = True) -> str:
 
 
 def short_form(item: ToolItem) -> str:
-    """The call as its tool shows it in the transcript, on one line (``$ ls -la``, ``read a.py``)."""
-    return " ".join(tool_format.call_line(item.name, item.args).split())
+    """The call as its tool shows it in the transcript, on one line (``$ ls -la``, ``read a.py``), without terminal
+    control sequences (the model writes the arguments: tester2 #7)."""
+    return " ".join(sanitize_terminal_output(tool_format.call_line(item.name, item.args)).split())
 
 
 def row_text(item: ToolItem, theme: PiTheme, width: int = 60, show_timing: bool = True) -> Text:
