@@ -42,6 +42,7 @@ from pi_tui.tui.keymap import Keymap, load_keymap
 from pi_tui.tui.launch import no_colour_means_none, resume_gc
 from pi_tui.tui.launch import run_app as run_app  # re-exported: the CLI and tests import it from here
 from pi_tui.tui.log_setup import FailureReporter
+from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
@@ -347,6 +348,9 @@ class PiApp(App[int]):
         """Typed text, Enter, pastes and app keys reach the editor whatever has focus (``key_routing``)."""
         if self._ui_ready and isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             editor = self.prompt_input
+            if arrival_guard.holds(self.screen):  # a dialog that just appeared: typing goes on in the editor
+                editor._forward_event(event)
+                return
             if (self.focused is not editor and editor.screen is self.screen
                     and (isinstance(event, events.Paste) or editor_takes_key(event, self.keymap))):
                 editor.focus()

@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from pi_tui.tui.custom_parts import CustomParts
+from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.modals.confirm import ConfirmModal
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
 from pi_tui.tui.modals.text_prompt import TextPromptModal
@@ -70,6 +71,7 @@ class TextualExtensionUI:
             if not future.done():
                 future.set_result(value)
 
+        arrival_guard.register(screen)  # it appears on its own: keys typed before it are not its answer
         self.app.push_screen(screen, callback=done)
         ticker = None
         selector, text, timeout_ms = countdown or ("", str, None)

@@ -20,6 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from pi_tui.tui.modals import arrival_guard
+
 COMPACT_ROWS = 22
 """Below this many terminal rows the choices show their labels only."""
 
@@ -82,6 +84,7 @@ class ChoiceDialog(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        arrival_guard.painted(self)  # keys typed before it was shown are the editor's
         self._fit(self.app.size)
         self.call_after_refresh(lambda: self._fit(self.app.size))  # again with the laid-out width
 

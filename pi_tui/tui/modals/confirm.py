@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from pi_tui.tui.modals import arrival_guard
+
 
 class ConfirmModal(ModalScreen[bool]):
     """``question`` with a confirming button (``confirm`` label) and a cancel button."""
@@ -54,6 +56,7 @@ class ConfirmModal(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
+        arrival_guard.painted(self)  # keys typed before it was shown are the editor's
         self._show_hint()
 
     def on_descendant_focus(self, event: Any) -> None:

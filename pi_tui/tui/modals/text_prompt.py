@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
+from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.widgets.ordered_input import OrderedInput, OrderedTextArea
 
 
@@ -52,6 +53,7 @@ class TextPromptModal(ModalScreen[str | None]):
                 yield Static("Enter submit · Esc cancel", id="prompt-hint")
 
     def on_mount(self) -> None:
+        arrival_guard.painted(self)  # keys typed before it was shown are the editor's
         (self.query_one(TextArea) if self.multiline else self.query_one(Input)).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

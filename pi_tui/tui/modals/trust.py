@@ -16,6 +16,7 @@ from typing import Any
 from textual.binding import Binding
 
 from pi_tui.coding.resources import trust
+from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.modals.choice_dialog import ChoiceDialog
 
 CHOICES = (
@@ -66,5 +67,7 @@ async def ask_project_trust(app: Any, cwd: str, *, flagged: bool = False) -> boo
     status = trust.resolve(cwd)
     if not status.needs_decision:
         return status.trusted
-    choice = await app.push_screen_wait(TrustChoiceModal(cwd, status.resources))
+    modal = TrustChoiceModal(cwd, status.resources)
+    arrival_guard.register(modal)  # an Enter typed for a prompt as it appears never answers it (tester2 #4)
+    choice = await app.push_screen_wait(modal)
     return trust.decide(cwd, choice or trust.TrustChoice.SKIP)
