@@ -3,7 +3,9 @@
 ``auth.json`` maps a provider to ``{"type": "api_key", "key": <value>}`` (or pi's OAuth record
 ``{"type": "oauth", "access", "refresh", "expires", ...}``). A key value is resolved by
 :func:`resolve_config_value`: ``"!cmd"`` runs ``cmd`` in the shell and uses its trimmed stdout (cached for the
-process, 10 s timeout, failure → no key); otherwise, if an environment variable of that name is set, its value;
+process, 10 s timeout, failure → no key); a value with ``$`` in it uses pi 1.x's explicit references
+(``$NAME``, ``${NAME}``; ``$$`` and ``$!`` for a literal ``$`` and ``!``; an unset name → no key); otherwise, if
+an environment variable of that name is set, its value (pi 0.73's documented rule, kept: DIFFERENCES PF13);
 otherwise the literal string.
 
 Order in :meth:`AuthStorage.get_api_key`: runtime override (CLI ``--api-key``) > auth.json api key >
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import time
 from collections.abc import Callable, Mapping
@@ -58,9 +61,10 @@ def _run_command(command: str) -> str | None:
 
 
 def resolve_config_value(value: str, env: Mapping[str, str] | None = None, cached: bool = True) -> str | None:
-    """Resolve a key/header config value: ``!command`` → its stdout, env var name → its value, else literal.
+    """Resolve a key/header config value: ``!command`` → its stdout, ``$NAME``/``${NAME}`` references →
+    :func:`interpolate_env`, an env var name → its value, else the literal.
 
-    Returns ``None`` only when a command fails or prints nothing. Command results are cached per process
+    Returns ``None`` only when a command fails or prints nothing, or a ``$NAME`` is not set. Command results are cached per process
     when ``cached`` (pi caches API-key commands; header values are resolved uncached).
     """
     if value.startswith("!"):
@@ -71,7 +75,33 @@ def resolve_config_value(value: str, env: Mapping[str, str] | None = None, cache
             _command_cache[value] = result
         return result
     environ = os.environ if env is None else env
+    if "$" in value:
+        return interpolate_env(value, environ)
     return environ.get(value) or value
+
+
+_ENV_REFERENCE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*)|([$!]))")
+
+
+def interpolate_env(value: str, env: Mapping[str, str]) -> str | None:
+    """pi 1.x's explicit syntax (pi 0.77.0/0.79.4, pi docs/models.md): ``$NAME`` and ``${NAME}`` are replaced by
+    the variable's value, ``$$`` and ``$!`` give a literal ``$`` and ``!``; any other ``$`` stays as it is.
+    Returns ``None`` when a named variable is not set (the value cannot be resolved)."""
+    missing = False
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal missing
+        name = match.group(1) or match.group(2)
+        if name is None:
+            return match.group(3)
+        found = env.get(name)
+        if found is None:
+            missing = True
+            return ""
+        return found
+
+    result = _ENV_REFERENCE.sub(replace, value)
+    return None if missing else result
 
 
 def clear_command_cache() -> None:

@@ -271,10 +271,13 @@ class ModelRegistry:
         if not key and config is not None and config.api_key:
             key = resolve_config_value(config.api_key)
             if key is None:
-                command = config.api_key[1:] if config.api_key.startswith("!") else config.api_key
+                if not config.api_key.startswith("!"):  # a $NAME reference to an unset variable
+                    return RequestAuth(ok=False, error=f'Failed to resolve API key for provider "{model.provider}": '
+                                                       f"an environment variable it names is not set")
                 return RequestAuth(
                     ok=False,
-                    error=f'Failed to resolve API key for provider "{model.provider}" from shell command: {command}',
+                    error=f'Failed to resolve API key for provider "{model.provider}" from shell command: '
+                          f"{config.api_key[1:]}",
                 )
         headers: dict[str, str] = dict(model.headers or {})
         sources = [

@@ -140,6 +140,28 @@ def result_text(content: Any) -> str:
     return sanitize_terminal_output("\n".join(parts))
 
 
+DIFF_COLLAPSED_LINES = 200
+"""An edit diff longer than this shows its first lines and a hint until expanded (pi 1.6.0: huge diffs)."""
+DIFF_EXPANDED_LINES = 1000
+"""At most this many diff lines are drawn even expanded; the rest is named (the session keeps the whole diff)."""
+
+
+def diff_preview(diff: str, expanded: bool, expand_key: str = EXPAND_KEY) -> Preview:
+    """The part of an edit ``diff`` the transcript draws, and a hint for the rest.
+
+    Drawing costs time per line (a 60,000-line diff took about a minute to lay out, on every redraw and every
+    resume), so a diff is cut at :data:`DIFF_COLLAPSED_LINES` lines (:data:`DIFF_EXPANDED_LINES` expanded).
+    """
+    lines = diff.rstrip("\n").split("\n")
+    limit = DIFF_EXPANDED_LINES if expanded else DIFF_COLLAPSED_LINES
+    if len(lines) <= limit:
+        return Preview(lines)
+    more = len(lines) - limit
+    if expanded:
+        return Preview(lines[:limit], f"... ({plural(more, 'more diff line')} not shown)")
+    return Preview(lines[:limit], f"... ({plural(more, 'more diff line')}, {expand_key} to expand)")
+
+
 def edit_diff(details: Any) -> str | None:
     """The unified-style diff pi's edit tool puts in ``details.diff`` (or ``None``)."""
     if isinstance(details, dict) and isinstance(details.get("diff"), str):

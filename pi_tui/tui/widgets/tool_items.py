@@ -81,7 +81,10 @@ class ToolItem(TranscriptItem):
         if self.name == "edit":
             diff = tool_format.edit_diff(self.details)
             if diff:
-                parts.append(diff_text(diff, t))
+                shown = tool_format.diff_preview(diff, expanded, expand_key=ctx.expand_key)
+                parts.append(diff_text("\n".join(shown.lines), t))
+                if shown.hint:
+                    parts.append(Text(shown.hint, style=t.fg("muted")))
         if self.name == "write" and isinstance(self.args.get("content"), str):
             pv = tool_format.preview("write", self.args["content"], expanded, expand_key=ctx.expand_key)
             lang = lang_for(str(self.args.get("path", "")))
