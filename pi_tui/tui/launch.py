@@ -67,6 +67,9 @@ attached to the first message). Returns the exit code.
 
     Theme: ``--theme`` > ``PI_TUI_THEME`` > settings ``theme`` > dark; thinking blocks start hidden when settings
     say ``hideThinkingBlock`` (both are saved again when changed in the app)."""
+    from pi_tui.tui.paste_parser import install as read_pastes_whole
+
+    read_pastes_whole()  # bracketed pastes with ESC bytes stay one paste (tester2 #15)
     opts = dict(options)
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])

@@ -1,4 +1,4 @@
-"""Type into an app the way a terminal does: raw input parsed by Textual's ``XTermParser``, one event each.
+"""Type into an app the way a terminal does: raw input parsed by the app's terminal parser (``PasteSafeParser``, Textual's ``XTermParser`` with pastes read whole), one event each.
 
 ``type_raw`` posts every parsed event to the app at once (as the Linux driver's input thread does for one
 ``read()``), so a fast typist's burst or a non-bracketed paste arrives as a queue of ``Key`` events.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual._xterm_parser import XTermParser
 from textual.pilot import Pilot
+
+from pi_tui.tui.paste_parser import PasteSafeParser
 
 
 def raw_events(data: str) -> list[Any]:
     """The events Textual's terminal parser makes of ``data`` (``\\x7f`` is Backspace, ``\\r`` Enter)."""
-    parser = XTermParser()
+    parser = PasteSafeParser()
     events = list(parser.feed(data))
     events.extend(parser.feed(""))  # flush a trailing lone Escape
     return events
