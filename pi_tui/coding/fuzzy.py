@@ -75,9 +75,27 @@ def fuzzy_match(query: str, text: str) -> FuzzyMatch:
     return FuzzyMatch(True, swapped.score + 5) if swapped.matches else primary
 
 
+def _token_match(token: str, text: str) -> FuzzyMatch:
+    """``token`` against ``text``; a token with ``/`` that does not match whole matches when each of its
+    ``/``-separated parts does (pi 0.79.2: ``openai/gpt-4o``, inserted by the ``/model`` completion, still
+    matches the item it came from, whose text is ``"gpt-4o openai"``)."""
+    found = fuzzy_match(token, text)
+    if found.matches or "/" not in token:
+        return found
+    parts = [p for p in token.split("/") if p]
+    total = 0.0
+    for part in parts:
+        sub = fuzzy_match(part, text)
+        if not sub.matches:
+            return found
+        total += sub.score
+    return FuzzyMatch(True, total) if parts else found
+
+
 def fuzzy_filter(items: Sequence[T], query: str, text_of: Callable[[T], str]) -> list[T]:
     """pi's ``fuzzyFilter``: the items whose text matches every whitespace-separated token of ``query``, best
-    (lowest total score) first, ties in their given order; all items, in order, for a blank query."""
+    (lowest total score) first, ties in their given order; all items, in order, for a blank query. A token
+    with ``/`` may match part by part (:func:`_token_match`)."""
     tokens = query.split()
     if not tokens:
         return list(items)
@@ -86,7 +104,7 @@ def fuzzy_filter(items: Sequence[T], query: str, text_of: Callable[[T], str]) ->
         text = text_of(item)
         total = 0.0
         for token in tokens:
-            found = fuzzy_match(token, text)
+            found = _token_match(token, text)
             if not found.matches:
                 break
             total += found.score
