@@ -76,6 +76,15 @@ def sanitize_terminal_output(text: str) -> str:
     return _resolve_carriage_returns(text) if "\r" in text else text
 
 
+def sanitize_display_text(text: str) -> str:
+    """Text someone wrote (a model's reply, a notice) without terminal control sequences, every visible character
+    kept: unlike :func:`sanitize_terminal_output` (program output), a bare ``\\r`` is not a progress-bar frame
+    break that hides what came before it but a space (tester2 #17). ``\\r\\n`` is a line end."""
+    if not _NEEDS_WORK.search(text):
+        return text
+    return sanitize_terminal_output(text.replace("\r\n", "\n").replace("\r", " "))
+
+
 class TerminalOutputStream:
     """:func:`sanitize_terminal_output` for text that arrives in chunks (user ``!cmd`` live output).
 

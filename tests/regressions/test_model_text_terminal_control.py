@@ -138,3 +138,16 @@ def test_tmux_a_reply_with_escape_sequences_leaves_the_terminal_alone(tmp_path: 
     assert buffers == ""  # no OSC 52 clipboard write
     assert b"\x1b]52" not in raw and b"cm0gLXJmIH4K" not in raw and b"\x1b]0;PWNED" not in raw
     assert "say something odd" in screen and "Enter" in screen  # the prompt and the editor are still drawn
+
+
+def test_only_the_sequences_go_the_words_after_them_stay() -> None:
+    """tester2 #17: Rich drops the BEL that ends an OSC, so cleaning the rendered line removed the OSC 52 and
+    the visible word after it (``osc52``); the text is now cleaned before it is rendered."""
+    reply = ("normal \x1b[31mred\x1b[0m \x1b]0;pwned-title\x07 \x1b[2J cleared? \x1b]52;c;aGVsbG8=\x07 osc52 "
+             "\x1b[?1049h alt \x1b[?1049l back \r carriage\n")
+    ctx = RenderContext(find_theme("dark"))
+    for item in (AssistantItem(_assistant(reply)), NoticeItem("error", reply), UserItem(reply)):
+        text = " ".join(_segments_text(item.strips(ctx, 100)).split())
+        for word in ("normal", "red", "cleared?", "osc52", "alt", "back", "carriage"):
+            assert word in text, (word, text)
+        assert "pwned" not in text and "aGVsbG8" not in text

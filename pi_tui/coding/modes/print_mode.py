@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pi_tui.agent.terminal_text import sanitize_terminal_output
+from pi_tui.agent.terminal_text import sanitize_display_text
 from pi_tui.coding.modes.json_mode import JsonLineWriter, session_header_json
 
 EXIT_BROKEN_PIPE = 141
@@ -134,7 +134,7 @@ async def _run(options: dict[str, Any], messages: Sequence[str], json_mode: bool
         on_terminal = sys.stdout.isatty()  # a terminal is not driven by the model's text (tester2 #7); a pipe gets it raw
         for block in last.content:
             if block.type == "text":
-                print(sanitize_terminal_output(block.text) if on_terminal else block.text)
+                print(sanitize_display_text(block.text) if on_terminal else block.text)
         sys.stdout.flush()
     except BrokenPipeError:  # `pi-tui -p … | head -1`: the reader left; no traceback (Python docs' recipe)
         devnull = os.open(os.devnull, os.O_WRONLY)

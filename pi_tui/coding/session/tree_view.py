@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pi_tui.agent.terminal_text import sanitize_terminal_output
+from pi_tui.agent.terminal_text import sanitize_display_text
 from pi_tui.coding.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -220,7 +220,7 @@ def _text_of(content: Any) -> str:
 
 def _one_line(text: str) -> str:
     """One line of a preview without terminal control sequences (an entry's text is the model's: tester2 #7)."""
-    return " ".join(sanitize_terminal_output(text).replace("\t", " ").split("\n")).strip()[:PREVIEW_CHARS]
+    return " ".join(sanitize_display_text(text).replace("\t", " ").split("\n")).strip()[:PREVIEW_CHARS]
 
 
 def _shorten_path(path: str) -> str:

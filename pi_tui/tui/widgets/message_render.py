@@ -19,7 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from pi_tui.agent.terminal_text import sanitize_terminal_output
+from pi_tui.agent.terminal_text import sanitize_display_text, sanitize_terminal_output
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets.markdown_blocks import split_blocks
 
@@ -99,7 +99,9 @@ class RenderContext:
     def markdown(self, text: str, style: Style | None = None) -> RenderableType:
         """One Markdown block as a renderable (links shown with their URL, no OSC 8)."""
         self._elements()
-        return self._md_class(text, hyperlinks=False, style=style or "none")  # type: ignore[no-any-return]
+        # cleaned before Rich drops a BEL that ends an OSC (the sequence would then run on over the next words)
+        clean = sanitize_display_text(text)
+        return self._md_class(clean, hyperlinks=False, style=style or "none")  # type: ignore[no-any-return]
 
     def syntax_block(self, code: str, language: str | None) -> RenderableType:
         """Highlighted code without borders (artifacts, write previews)."""

@@ -23,6 +23,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from pi_tui.agent.terminal_text import sanitize_display_text
 from pi_tui.coding.tools.truncate import count_lines
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.abort_text import abort_text
@@ -200,7 +201,7 @@ class NoticeItem(TranscriptItem):
     def __init__(self, level: str, text: str) -> None:
         super().__init__()
         self.level = level if level in ("status", "info", "warning", "error") else "info"
-        self.text = text
+        self.text = sanitize_display_text(text)  # an error text may quote what a server or the model sent
 
     def plain_text(self) -> str:
         return self.text
