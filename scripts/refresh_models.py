@@ -62,6 +62,35 @@ EXTRA_MODELS: list[dict[str, Any]] = [
     },
 ]
 OUTPUT = Path(__file__).resolve().parent.parent / "pi_tui" / "ai" / "data" / "models.json"
+# Catalogue corrections pi shipped after 0.73.1 (tests/conformance/PI_FIXES.md, catalogue rows), applied on top of
+# every dump so a refresh keeps them. Thinking maps use the catalogue's tri-state: None = level unsupported.
+GPT55_IDS = {"gpt-5.5", "openai/gpt-5.5"}  # pi 0.78.1 (#5243): no "minimal"
+GPT55_PRO_IDS = {"gpt-5.5-pro", "openai/gpt-5.5-pro"}  # pi 0.77.0: only medium, high, xhigh
+GPT55_PROVIDERS = {"openai", "opencode", "openrouter"}
+GPT5_PRO_MAX_TOKENS = {("openai", "gpt-5-pro"): 128000}  # pi 0.79.1 (#5559): output limit, not the input one
+XIAOMI_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
+XIAOMI_TOKEN_PLAN_DROPPED = {"mimo-v2-flash", "mimo-v2-omni"}  # pi 0.77.0 (#5075), 0.80.4 (#6204)
+
+
+def apply_corrections(providers: dict[str, list[dict[str, Any]]]) -> None:
+    """Apply the post-0.73.1 catalogue fixes above to ``providers`` in place (idempotent)."""
+    for provider, models in providers.items():
+        if provider.startswith("xiaomi-token-plan-"):
+            models[:] = [m for m in models if m["id"] not in XIAOMI_TOKEN_PLAN_DROPPED]
+        for model in models:
+            level_map = dict(model.get("thinkingLevelMap") or {})
+            if provider in GPT55_PROVIDERS and model["id"] in GPT55_IDS:
+                level_map["minimal"] = None
+            elif provider in GPT55_PROVIDERS and model["id"] in GPT55_PRO_IDS:
+                level_map.update({"off": None, "minimal": None, "low": None})
+                level_map.setdefault("xhigh", "xhigh")
+            elif provider in XIAOMI_PROVIDERS and model.get("reasoning"):
+                # pi 1.3.0 (#10818): MiMo answers 400 at "minimal"; only off and high
+                level_map.update({"minimal": None, "low": None, "medium": None})
+            if level_map:
+                model["thinkingLevelMap"] = level_map
+            if (provider, model["id"]) in GPT5_PRO_MAX_TOKENS:
+                model["maxTokens"] = GPT5_PRO_MAX_TOKENS[(provider, model["id"])]
 
 
 def convert_mistral(model: dict[str, Any]) -> dict[str, Any]:
@@ -102,6 +131,7 @@ def convert(dump: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, A
         models = providers.get(extra["provider"])
         if models is not None and all(m["id"] != extra["id"] for m in models):
             models.append(dict(extra))
+    apply_corrections(providers)
     return providers
 
 

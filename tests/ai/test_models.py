@@ -130,15 +130,24 @@ def test_calculate_cost_with_catalogue_prices() -> None:
     assert usage.cost.total == pytest.approx(model.cost.input / 1000 + model.cost.output / 2000)
 
 
+# Levels pi corrected after 0.73.1 (scripts/refresh_models.py apply_corrections; DIFFERENCES PF14):
+# checked against the corrected values in tests/regressions/test_catalogue_pi_fixes.py.
+CORRECTED_AFTER_PI_073 = {"openai/gpt-5.5", "opencode/gpt-5.5", "openrouter/openai/gpt-5.5", "openai/gpt-5.5-pro",
+                          "opencode/gpt-5.5-pro", "openrouter/openai/gpt-5.5-pro"}
+CORRECTED_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
+
+
 def test_thinking_levels_match_pi_for_every_catalogue_model() -> None:
     compared = 0
     mismatches = []
     for key, expected in PI_LEVELS.items():
         provider, model_id = key.split("/", 1)
         model = get_model(provider, model_id)
-        if model is None:  # provider not shipped (unimplemented API / OAuth)
+        if model is None:  # provider not shipped (unimplemented API / OAuth), or dropped by a later pi fix
             continue
         compared += 1
+        if key in CORRECTED_AFTER_PI_073 or (provider in CORRECTED_PROVIDERS and model.reasoning):
+            continue
         got = {
             "supported": get_supported_thinking_levels(model),
             "clamp": [clamp_thinking_level(model, level) for level in THINKING_LEVELS],
