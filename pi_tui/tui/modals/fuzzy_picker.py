@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from pi_tui.tui.modals.keyed_list import FilterList
 from pi_tui.tui.widgets.ordered_input import OrderedInput
 
 
@@ -87,7 +88,7 @@ class FuzzyPicker(ModalScreen[Any]):
             yield Static(self.title_text, id="picker-title", markup=False)
             yield OrderedInput(value=self.initial_query, placeholder="type to filter", id="picker-filter",
                                key_handler=self.take_key)  # keys in typing order (new-user run #24)
-            yield OptionList(id="picker-list")
+            yield FilterList(id="picker-list")  # the filter keeps the keyboard (new-user run #43)
             yield Static(self.hint, id="picker-hint")
 
     def on_mount(self) -> None:

@@ -4,6 +4,7 @@
 other keys reach the screen, which maps them through the keymap (``Keymap.screen_action``; pi's ids such as
 ``tui.select.confirm``, remappable in keybindings.json). :func:`bind_keymap` binds a screen's actions to the
 keys the keymap gives them (Escape included, which the app otherwise binds to "back to the editor").
+:class:`FilterList` is the list of a screen with a filter input (the model, fork and session pickers).
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ class KeyedList(OptionList, inherit_bindings=False):
         Binding("home", "first", show=False),
         Binding("end", "last", show=False),
     ]
+
+
+class FilterList(OptionList):
+    """The list under a filter input: it never takes the focus (Tab, Shift+Tab or a click left it on the list,
+    where typed letters and Backspace went nowhere; new-user run #43). The screen moves it with ↑/↓ from the
+    filter; a click still picks a row and the wheel still scrolls."""
+
+    can_focus = False
 
 
 def bind_keymap(screen: Screen[Any], keymap: Keymap, actions: dict[str, str]) -> None:

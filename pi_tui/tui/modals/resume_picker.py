@@ -35,6 +35,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from pi_tui.tui.keymap import Keymap
+from pi_tui.tui.modals.keyed_list import FilterList
 from pi_tui.tui.modals.resume_rows import (
     ResumeFilters,
     ResumeRow,
@@ -123,7 +124,9 @@ class ResumePicker(ModalScreen[str | None]):
         self.sessions: dict[str, list[Any] | None] = {"current": list(infos), "all": None}
         self.rows: list[ResumeRow] = []
         self.previews: dict[str, list[Any]] = {}
-        self.loading = False
+        self.listing = False
+        """Every folder's sessions are being read (not ``Widget.loading``: that covered the screen with a loading
+        indicator, which took the keyboard from the filter; new-user run #43)."""
         self._status_timer: Any = None
         self._rows_width = 0
 
@@ -134,7 +137,7 @@ class ResumePicker(ModalScreen[str | None]):
             yield OrderedInput(placeholder="type to filter", id="resume-filter",
                                key_handler=self.take_key)  # keys in typing order (new-user run #24)
             with Horizontal(id="resume-body"):
-                yield OptionList(id="resume-list")
+                yield FilterList(id="resume-list")  # the filter keeps the keyboard (new-user run #43)
                 with Vertical(id="resume-preview"):
                     yield PreviewPane(id="resume-preview-text")
             yield Static(id="resume-status")
@@ -169,7 +172,7 @@ class ResumePicker(ModalScreen[str | None]):
     def _title(self) -> Text:
         title = Text("Resume session ", style="bold")
         title.append("(this folder)" if self.scope == "current" else "(all folders)", style="bold")
-        if self.loading:
+        if self.listing:
             title.append("  loading…", style="italic")
         f = self.filters
         parts = [f"Sort: {f.sort}", f"Name: {'named' if f.named_only else 'all'}",
@@ -192,7 +195,7 @@ class ResumePicker(ModalScreen[str | None]):
         return self.rows[index] if index is not None and 0 <= index < len(self.rows) else None
 
     def _empty_text(self) -> str:
-        if self.loading:
+        if self.listing:
             return "Loading sessions…"
         if self.filters.query.strip():
             return "No matching sessions"
@@ -375,7 +378,7 @@ class ResumePicker(ModalScreen[str | None]):
     def _toggle_scope(self) -> None:
         self.scope = "all" if self.scope == "current" else "current"
         if self.scope == "all" and self.sessions["all"] is None:
-            self.loading = True
+            self.listing = True
             load: Any = self._load_all
             self.run_worker(load, group="resume-list", exclusive=True)
         self._refresh_rows()
@@ -386,7 +389,9 @@ class ResumePicker(ModalScreen[str | None]):
         except Exception as exc:
             self.sessions["all"] = []
             self._status(f"Failed to load sessions: {exc}", error=True)
-        self.loading = False
+        self.listing = False
+        """Every folder's sessions are being read (not ``Widget.loading``: that covered the screen with a loading
+        indicator, which took the keyboard from the filter; new-user run #43)."""
         if self.scope == "all" and self.is_attached:
             self._refresh_rows()
 
