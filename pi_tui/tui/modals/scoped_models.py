@@ -8,6 +8,10 @@ Ctrl+A all (or all matching the filter), Ctrl+X none (or none matching), Ctrl+P 
 one's provider, Alt+Up/Alt+Down move it in the cycle order, Ctrl+S saves the selection to settings.json
 (``enabledModels``; all enabled removes the key), Esc closes. Typing filters by id and provider. Each change is
 handed to ``on_change`` at once (the session's scope: pi makes it session-only until saved).
+
+None enabled means no scope (pi: "all enabled or none enabled = no filter"): the count says so, and Ctrl+S
+refuses to save an empty selection (pi saved ``"enabledModels": []``, and Ctrl+P then cycled through every
+model while the screen had shown them all off; new-user run #34).
 """
 
 from __future__ import annotations
@@ -101,6 +105,7 @@ class ScopedModelsScreen(ModalScreen[None]):
         self.on_save = on_save
         self.filter = ""
         self.dirty = False
+        self.note = ""  # why the last Ctrl+S saved nothing (cleared by the next change)
         self.shown: list[str] = []
         bind_keymap(self, keymap, ACTIONS)
 
@@ -147,7 +152,8 @@ class ScopedModelsScreen(ModalScreen[None]):
         km = self.keymap
         title = "Model Configuration" + (f"  filter: {self.filter}▏" if self.filter else "")
         self.query_one("#scoped-title", Static).update(title)
-        count = "all enabled" if self.enabled is None else f"{len(self.enabled)}/{len(self.all_ids)} enabled"
+        count = ("all enabled" if self.enabled is None else f"{len(self.enabled)}/{len(self.all_ids)} enabled"
+                 + (f" (none = {km.first('app.model.cycleForward')} cycles every model)" if not self.enabled else ""))
         hint = Text(
             f"Session-only. {km.first('app.models.save')} to save to settings. "
             f"{km.first('tui.select.confirm')} toggle · {km.first('app.models.enableAll')} all · "
@@ -155,6 +161,8 @@ class ScopedModelsScreen(ModalScreen[None]):
             f"{km.first('app.models.reorderUp')}/{km.first('app.models.reorderDown')} reorder · {count}")
         if self.dirty:
             hint.append(" (unsaved)", style="yellow")
+        if self.note:
+            hint.append(" " + self.note, style="bold red")
         self.query_one("#scoped-hint", Static).update(hint)
         self._show_detail()
 
@@ -176,6 +184,7 @@ class ScopedModelsScreen(ModalScreen[None]):
     def _changed(self, enabled: Enabled, keep: str | None = None) -> None:
         self.enabled = enabled
         self.dirty = True
+        self.note = ""
         self._redraw(keep)
         self.on_change(None if enabled is None else list(enabled))
 
@@ -217,7 +226,11 @@ class ScopedModelsScreen(ModalScreen[None]):
             self._changed(updated, model_id)
 
     def action_save(self) -> None:
-        """Save the selection (``enabledModels``)."""
+        """Save the selection (``enabledModels``); an empty one is refused (module docstring)."""
+        if self.enabled == []:
+            self.note = "Not saved: enable at least one model."
+            self._redraw()
+            return
         self.on_save(None if self.enabled is None else list(self.enabled))
         self.dirty = False
         self._redraw()

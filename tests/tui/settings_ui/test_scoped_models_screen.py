@@ -95,3 +95,24 @@ async def test_filter_provider_toggle_reorder_and_clear(home: Path, tmp_path: Pa
         assert screen.enabled is None and session.scoped_models == []
         await pilot.press("ctrl+s")
         assert "enabledModels" not in json.loads((home / "settings.json").read_text())
+
+
+async def test_an_empty_selection_says_what_it_means_and_is_not_saved(home: Path, tmp_path: Path) -> None:
+    """New-user run #34: Ctrl+X showed every model off ("0/2 enabled"), Ctrl+S saved ``"enabledModels": []``,
+    and Ctrl+P then cycled through every model."""
+    session = create_agent_session(str(tmp_path), no_session=True, persist_settings=True)
+    app = make_app(session, settings_manager=SettingsManager.create(str(tmp_path), home), cwd=str(tmp_path))
+    async with app.run_test(size=(110, 40)) as pilot:
+        screen = await _open(pilot)
+        hint = screen.query_one("#scoped-hint")
+        await pilot.press("ctrl+x")
+        assert screen.enabled == []
+        assert "0/3 enabled (none = Ctrl+P cycles every model)" in str(hint.render())
+        await pilot.press("ctrl+s")
+        settings = home / "settings.json"
+        assert not settings.exists() or "enabledModels" not in json.loads(settings.read_text())
+        assert "Not saved: enable at least one model." in str(hint.render())
+        await pilot.press("enter")  # one model on: the note goes, and Ctrl+S saves
+        assert "Not saved" not in str(hint.render())
+        await pilot.press("ctrl+s")
+        assert json.loads(settings.read_text())["enabledModels"] == ["local/alpha"]
