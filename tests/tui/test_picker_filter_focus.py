@@ -10,7 +10,6 @@ stay one line each (they wrapped, halving the list).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import Input, OptionList

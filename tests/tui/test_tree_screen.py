@@ -51,8 +51,10 @@ async def _open_tree(pilot: Any) -> SessionTreeScreen:
 
 
 def _lines(screen: SessionTreeScreen) -> list[str]:
+    """The tree's lines without pi's branch prefix (connectors, gutters, fold marks: ``tree_layout``)."""
     tree = screen.session_tree
-    return [str(tree.get_node_at_line(i).label) for i in range(tree.last_line + 1)]  # type: ignore[union-attr]
+    return [str(tree.get_node_at_line(i).label).lstrip(" │├└─⊟⊞")  # type: ignore[union-attr]
+            for i in range(tree.last_line + 1)]
 
 
 def _texts(screen: SessionTreeScreen) -> list[str]:

@@ -1,9 +1,11 @@
-"""The ``/tree`` screen: the whole session tree in a Textual ``Tree`` (pi 0.73.1 tree selector; pi
-docs/sessions.md "Branching with /tree", docs/keybindings.md "Tree Navigation").
+"""The ``/tree`` screen: the whole session tree (pi 0.73.1 tree selector; pi docs/sessions.md "Branching with
+/tree", docs/keybindings.md "Tree Navigation"), one line per entry in a Textual ``Tree`` whose nodes are all
+flat: pi's own prefixes (:mod:`pi_tui.coding.session.tree_layout`) draw the shape, so a chain stays in one
+column and only a branch point has connectors (Textual's guides gave every entry of a chain a ``├─``).
 
 The model (filters, previews, the active path, the layout) is :mod:`pi_tui.coding.session.tree_view`; this
 screen draws it and takes pi's keys (all from the keymap, ``app.tree.*``): ↑/↓ move, ←/→ page, Ctrl/Alt+←/→
-fold/unfold or jump between branches, Shift+L edit the label, Shift+T label times, Ctrl+D/T/U/L/A filters
+fold/unfold a branch (``⊟``/``⊞``) or jump between branch starts, Shift+L edit the label, Shift+T label times, Ctrl+D/T/U/L/A filters
 (default, no-tools, user-only, labeled-only, all; the last four toggle back to default), Ctrl+O /
 Ctrl+Shift+O cycle them, typing searches (Backspace edits, Escape clears the search, then closes), Enter
 selects. Each line: ``▶ `` on the current position, ``• `` on the rest of the active path, ``[label]`` (and its
@@ -29,11 +31,11 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from pi_tui.coding.session.entries import iso_to_ms
+from pi_tui.coding.session.tree_layout import TreeRow, segment_start, tree_rows
 from pi_tui.coding.session.tree_view import (
     FILTER_TAGS,
     SessionTreeView,
     TreeViewNode,
-    display_tree,
     next_filter_mode,
 )
 from pi_tui.tui.keymap import Keymap
@@ -164,6 +166,10 @@ class SessionTreeScreen(ModalScreen[str | None]):
         self._now = now or FIXED_NOW
         self.view: SessionTreeView = build_view(filter_mode, "")
         self._tree_nodes: dict[str, TreeNode[str]] = {}
+        self.rows: list[TreeRow] = []
+        """The lines shown, in order (``tree_layout``: pi's prefixes and folds)."""
+        self.folded: set[str] = set()
+        """Entries whose branches are folded (pi: any filter change unfolds everything)."""
         self.chosen: str | None = None
         """The entry picked (Enter or a click); from then on keys are kept in :attr:`late_keys`."""
         self.late_keys: list[tuple[str, str | None]] = []
@@ -200,18 +206,19 @@ class SessionTreeScreen(ModalScreen[str | None]):
         tree = self.session_tree
         tree.clear()
         self._tree_nodes = {}
-        stack: list[tuple[TreeNode[str], Any]] = [(tree.root, row) for row in reversed(display_tree(self.view.roots))]
-        while stack:
-            parent, row = stack.pop()
-            label = node_label(row.node, self.pi_theme, show_label_time=self.show_label_time, now=self._now)
-            if row.children:
-                item = parent.add(label, data=row.node.id, expand=True)
-                stack.extend((item, child) for child in reversed(row.children))
-            else:
-                item = parent.add_leaf(label, data=row.node.id)
-            self._tree_nodes[row.node.id] = item
+        self.rows = tree_rows(self.view.roots, self.folded)
+        dim = self.pi_theme.fg("dim")
+        for row in self.rows:  # one flat line each: pi's prefix draws the shape (tree_layout)
+            label = Text(row.prefix, style=dim)
+            if row.fold_marker:
+                label.append(row.fold_marker, self.pi_theme.fg("accent"))
+            label.append_text(node_label(row.node, self.pi_theme, show_label_time=self.show_label_time,
+                                         now=self._now))
+            self._tree_nodes[row.node.id] = tree.root.add_leaf(label, data=row.node.id)
         tree.root.expand()
         target = self.view.nearest_visible(select_id)
+        while target is not None and target not in self._tree_nodes:  # inside a folded branch: its fold
+            target = self.view.parents.get(target)
         if target is not None:
             self.call_after_refresh(self._move_to, target)
         self._update_status()
@@ -275,22 +282,19 @@ class SessionTreeScreen(ModalScreen[str | None]):
             return True
         if key == "escape":
             if self.search:
-                self.search = ""
-                self.refresh_view()
+                self._search_for("")
             else:
                 self.dismiss(None)
             return True
         if key == "backspace":
             if self.search:
-                self.search = self.search[:-1]
-                self.refresh_view()
+                self._search_for(self.search[:-1])
             return True
         if key in ("left", "right", "pageup", "pagedown"):
             self._page(-1 if key in ("left", "pageup") else 1)
             return True
         if event.is_printable and event.character and key != "tab":
-            self.search += event.character
-            self.refresh_view()
+            self._search_for(self.search + event.character)
             return True
         return False
 
@@ -333,34 +337,42 @@ class SessionTreeScreen(ModalScreen[str | None]):
 
     def _set_filter(self, mode: str) -> None:
         self.filter_mode = mode
+        self.folded.clear()  # pi: a new filter (or search) unfolds everything
         self.refresh_view()
 
+    def _search_for(self, text: str) -> None:
+        self.search = text
+        self.folded.clear()
+        self.refresh_view()
+
+    def _cursor_row(self) -> int:
+        entry_id = self.selected_id
+        return next((n for n, row in enumerate(self.rows) if row.node.id == entry_id), -1)
+
     def _fold_or_up(self) -> None:
-        tree = self.session_tree
-        node = tree.cursor_node
-        if node is None:
+        """pi's ``app.tree.foldOrUp``: fold the selected branch start (or root), else go to the branch start
+        above."""
+        index = self._cursor_row()
+        if index < 0:
             return
-        if node.allow_expand and node.is_expanded:
-            node.collapse()
-            return
-        parent = node.parent
-        if parent is not None and parent is not tree.root:
-            tree.move_cursor(parent)
+        row = self.rows[index]
+        if row.foldable and not row.folded:
+            self.folded.add(row.node.id)
+            self.refresh_view(row.node.id)
+        else:
+            self._move_to(self.rows[segment_start(self.rows, index, "up")].node.id)
 
     def _unfold_or_down(self) -> None:
-        tree = self.session_tree
-        node = tree.cursor_node
-        if node is None:
+        """pi's ``app.tree.unfoldOrDown``: unfold the selected entry, else go to the next branch start below."""
+        index = self._cursor_row()
+        if index < 0:
             return
-        if node.allow_expand and not node.is_expanded:
-            node.expand()
-            return
-        for line in range(tree.cursor_line + 1, tree.last_line + 1):
-            candidate = tree.get_node_at_line(line)
-            if candidate is not None and candidate.allow_expand:
-                tree.move_cursor(candidate)
-                return
-        tree.move_cursor_to_line(tree.last_line)
+        row = self.rows[index]
+        if row.folded:
+            self.folded.discard(row.node.id)
+            self.refresh_view(row.node.id)
+        else:
+            self._move_to(self.rows[segment_start(self.rows, index, "down")].node.id)
 
     def _edit_label(self) -> None:
         from pi_tui.tui.modals.text_prompt import TextPromptModal
