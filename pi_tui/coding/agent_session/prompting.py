@@ -144,13 +144,15 @@ class Prompter:
 
     async def _run_agent(self, messages: list[Any], stopped: Callable[[], bool]) -> None:
         """``agent.prompt(messages)``; when ``stopped()`` already, the run is aborted as soon as it exists (the
-        agent's abort is a no-op before that), so it records the message and ends aborted without streaming."""
+        agent's abort is a no-op before that), so it records the message and ends aborted without streaming.
+        A prompt that failed at once (the agent busy with another run) aborts nothing: that run is not ours."""
         if not stopped():
             await self._agent.prompt(messages)
             return
         run = asyncio.ensure_future(self._agent.prompt(messages))
         await asyncio.sleep(0)  # one step of the task: Agent._run makes the run active before its first await
-        self._agent.abort()
+        if not run.done():
+            self._agent.abort()
         await run
 
     def _find_last_assistant_message(self) -> AssistantMessage | None:
