@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 from typing import TYPE_CHECKING, Any
@@ -87,13 +88,15 @@ attached to the first message). Returns the exit code.
         trusted = await ask_project_trust(app, cwd, flagged=bool(opts.get("trust_project")))  # before anything loads
         if trusted and theme:
             app.theme_after_trust(theme)  # a project theme loads once the folder is trusted
+        # Built in a thread, as a plain factory is (the app runs those in one): on the event loop it froze the
+        # first frame, footer included, for the seconds a long session takes to open (new-user run #32).
         try:
-            session = create_agent_session(**opts)
+            session = await asyncio.to_thread(create_agent_session, **opts)
         except SessionLockedError as exc:  # another live pi-tui writes it: the user decides (issue 9 item 5)
             from pi_tui.tui.modals.lock_choice import LockChoice
 
             choice = await app.push_screen_wait(LockChoice(exc.summary))
-            session = create_agent_session(**{**opts, "if_locked": choice or "read-only"})
+            session = await asyncio.to_thread(create_agent_session, **{**opts, "if_locked": choice or "read-only"})
         # From now on the app edits the session's settings: read after the trust question, so a trusted
         # project's .pi-tui/settings.json is in them (/settings shows where it overrides).
         app.settings_manager = session.settings_manager or app.settings_manager

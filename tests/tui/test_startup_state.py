@@ -152,3 +152,19 @@ async def test_a_slash_command_typed_during_start_up_is_not_lost(tmp_path: Path,
             assert app.prompt_input.text == "/exprot"
         else:
             assert "/hotkeys" in text or "Ctrl" in text
+
+
+@pytest.mark.anyio
+async def test_the_first_frame_says_loading_not_no_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """New-user run #32: the first frame said ``no model`` until the app's first footer refresh, which a start-up
+    that keeps the event loop busy (a long session opened) put off for seconds."""
+    from pi_tui.tui.app import PiApp
+
+    monkeypatch.setattr(PiApp, "refresh_footer", lambda self: None)  # the refresh that comes late
+    session, _ = make_session(tmp_path, [])
+    factory = SlowFactory(session)
+    app = make_app(None, session_factory=factory)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, factory.called.is_set)
+        assert LOADING_TEXT in footer_text(app) and "no model" not in footer_text(app)
+        factory.release()

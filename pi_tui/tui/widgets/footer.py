@@ -154,7 +154,7 @@ class Footer(Widget):
     def __init__(self, theme: PiTheme, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.pi_theme = theme
-        self.data = FooterData()
+        self.data = FooterData(loading=True)  # until the app fills it: the model is not known yet (#32)
 
     def set_data(self, data: FooterData) -> None:
         """Replace the shown data and repaint."""
