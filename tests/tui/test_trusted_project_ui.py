@@ -65,4 +65,4 @@ def test_launch_applies_the_trusted_ui_after_building_the_session() -> None:
     from pi_tui.tui import launch
 
     source = inspect.getsource(launch.run_app)
-    assert source.index("create_agent_session(**opts)") < source.index("apply_trusted_ui(app, session.settings_manager")
+    assert source.index("to_thread(create_agent_session, **opts)") < source.index("apply_trusted_ui(app, session.settings_manager")
