@@ -58,7 +58,8 @@ class FuzzyPicker(ModalScreen[Any]):
     DEFAULT_CSS = """
     FuzzyPicker { align: center middle; }
     FuzzyPicker > Vertical {
-        width: 80%; max-width: 100; height: 70%; border: round $border; background: $surface; padding: 0 1;
+        width: 80%; max-width: 100; height: 70%; min-height: 20; max-height: 100%;  /* a short screen: all of it */
+        border: round $border; background: $surface; padding: 0 1;
     }
     FuzzyPicker #picker-title { height: auto; max-height: 50%; text-style: bold; }  /* every line of a dialog title */
     FuzzyPicker Input, FuzzyPicker Input:focus { border: none; height: 1; padding: 0 1; }

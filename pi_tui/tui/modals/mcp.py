@@ -56,6 +56,8 @@ class McpScreen(ModalScreen[None]):
     McpScreen OptionList { text-wrap: nowrap; text-overflow: ellipsis; }
     McpScreen #mcp-detail { height: auto; max-height: 4; color: $text-muted; }
     McpScreen #mcp-hint { height: 1; color: $text-muted; }
+    McpScreen.-short > Vertical, McpScreen.-tiny > Vertical { height: 100%; }  /* the list keeps its rows */
+    McpScreen.-short #mcp-detail, McpScreen.-tiny #mcp-detail { max-height: 2; }
     """
 
     BINDINGS = [

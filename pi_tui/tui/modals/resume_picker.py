@@ -52,6 +52,7 @@ PICKER_ACTIONS = (
     "app.session.togglePrintRuns", "app.session.rename", "app.session.delete", "app.session.deleteNoninvasive",
 )
 NARROW = 100  # columns below which the preview goes under the list
+LIST_ROWS = 10  # rows the list keeps before a preview under it gets any
 _ROLE_LABELS = {"user": "You", "assistant": "Assistant", "bash": "Shell", "summary": "Summary"}
 
 
@@ -100,6 +101,9 @@ class ResumePicker(ModalScreen[str | None]):
     ResumePicker Input, ResumePicker Input:focus { border: none; height: 1; padding: 0 1; }
     ResumePicker #resume-body { height: 1fr; }
     ResumePicker #resume-list, ResumePicker #resume-list:focus { width: 3fr; height: 1fr; border: none; }
+    ResumePicker #resume-list {  /* one line per session, laid out for a width a scrollbar does not change */
+        text-wrap: nowrap; text-overflow: ellipsis; scrollbar-gutter: stable;
+    }
     ResumePicker #resume-preview { width: 2fr; height: 1fr; border-left: vkey $border; padding: 0 0 0 1; }
     ResumePicker #resume-body.stacked { layout: vertical; }
     ResumePicker #resume-body.stacked #resume-list { width: 1fr; }
@@ -108,6 +112,7 @@ class ResumePicker(ModalScreen[str | None]):
     }
     ResumePicker #resume-status { height: 1; }
     ResumePicker #resume-hint { height: auto; color: $text-muted; }
+    ResumePicker.-short #resume-hint, ResumePicker.-tiny #resume-hint { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Close", show=False)]
@@ -145,6 +150,7 @@ class ResumePicker(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self._layout_for(self.size.width)
+        self.call_after_refresh(self._fit_preview)
         self._refresh_rows(first=True)
         field = self.query_one(Input)
         field.cursor_blink = False  # a steady cursor, as the editor's (and a stable snapshot)
@@ -153,10 +159,29 @@ class ResumePicker(ModalScreen[str | None]):
     def on_resize(self, event: events.Resize) -> None:
         self._layout_for(event.size.width)
         self.call_after_refresh(self._rows_fit)
+        self.call_after_refresh(self._fit_preview)
+
+    def _fit_preview(self) -> None:
+        """Under the list (a narrow screen), the preview takes what the list leaves beyond
+        :data:`LIST_ROWS` rows, at most 11, and goes away below 4: on a short terminal the list keeps its rows
+        (new-user run #11: at 60x16 one session row was left, the preview had the rest)."""
+        bodies = self.query("#resume-body")
+        if not bodies:
+            return
+        body = bodies.first()
+        preview = self.query_one("#resume-preview")
+        if not body.has_class("stacked"):
+            preview.styles.height = None
+            preview.display = True
+            return
+        rows = min(11, body.size.height - LIST_ROWS)
+        preview.display = rows >= 4
+        if rows >= 4:
+            preview.styles.height = rows
 
     def _rows_fit(self) -> None:
         """Rows are laid out for the list's width: draw them again when it changed."""
-        width = self.query_one(OptionList).content_size.width
+        width = self.query_one(OptionList).scrollable_content_region.width  # inside the scrollbar gutter
         if width > 0 and width != self._rows_width:
             row = self.highlighted_row
             self._refresh_rows(keep=str(row.info.path) if row is not None else None)
@@ -210,7 +235,7 @@ class ResumePicker(ModalScreen[str | None]):
         ol = self.query_one(OptionList)
         ol.clear_options()
         show_cwd = self.scope == "all"
-        width = max(20, ol.content_size.width or self.size.width // 2)
+        width = max(20, ol.scrollable_content_region.width or self.size.width // 2)
         self._rows_width = width
         if self.rows:
             ol.add_options([Option(row_renderable(r, show_cwd=show_cwd, show_path=self.show_path, accent=accent,

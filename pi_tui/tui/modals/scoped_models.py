@@ -92,6 +92,7 @@ class ScopedModelsScreen(ModalScreen[None]):
     ScopedModelsScreen KeyedList { text-wrap: nowrap; text-overflow: ellipsis; }
     ScopedModelsScreen #scoped-detail { height: 1; color: $text-muted; }
     ScopedModelsScreen #scoped-hint { height: auto; color: $text-muted; }
+    ScopedModelsScreen.-short > Vertical, ScopedModelsScreen.-tiny > Vertical { height: 100%; }  /* list rows first */
     """
 
     def __init__(self, models: Sequence[Any], enabled: Enabled, keymap: Keymap, *,

@@ -138,6 +138,9 @@ class SessionTreeScreen(ModalScreen[str | None]):
     }
     SessionTreeScreen #tree-title { text-style: bold; height: 1; }
     SessionTreeScreen #tree-hint { color: $text-muted; height: auto; }
+    SessionTreeScreen.-short #tree-hint, SessionTreeScreen.-tiny #tree-hint {  /* the entries get the rows */
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     SessionTreeScreen #tree-search { color: $text-muted; height: 1; }
     SessionTreeScreen SessionTree { height: 1fr; background: $surface; overflow-x: hidden; }
     SessionTreeScreen #tree-status { color: $text-muted; height: 1; }

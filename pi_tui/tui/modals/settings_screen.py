@@ -123,6 +123,8 @@ class SettingsScreen(ModalScreen[None]):
     SettingsScreen #settings-edit { display: none; height: 1; border: none; padding: 0 1; }
     SettingsScreen #settings-edit.-editing { display: block; }
     SettingsScreen #settings-hint { height: 1; color: $text-muted; }
+    SettingsScreen.-short > Vertical, SettingsScreen.-tiny > Vertical { height: 100%; }  /* the list keeps its rows */
+    SettingsScreen.-short #settings-detail, SettingsScreen.-tiny #settings-detail { max-height: 2; }
     """
 
     def __init__(self, editor: SettingsEditor, keymap: Keymap) -> None:
