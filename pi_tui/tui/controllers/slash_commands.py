@@ -94,6 +94,9 @@ class SlashCommandHandlers:
         session = need_session(self.host)
         if session is None:
             return
+        registry = getattr(getattr(session, "models", None), "registry", None)
+        if registry is not None and hasattr(registry, "refresh"):
+            registry.refresh()  # pi 0.82.0: /model reads an edited models.json again
         models = list(session.available_models())
         if arg.strip():
             scoped = [s.model for s in getattr(session, "scoped_models", [])]
