@@ -54,3 +54,14 @@ def write_results(name: str, data: dict[str, Any]) -> Path:
     path = RESULTS_DIR / f"{name}.json"
     path.write_text(json.dumps(payload, indent=2) + "\n")
     return path
+
+
+def arg_value(argv: list[str], name: str, default: str) -> str:
+    """The value of option ``name`` in ``argv``, given as ``name=VALUE`` or ``name VALUE``; ``default`` if absent
+    (``--rates 2000`` was read as no option at all and ran the default rates)."""
+    for i, a in enumerate(argv):
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+    return default

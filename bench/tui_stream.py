@@ -20,6 +20,7 @@ Targets (issue 6): (a) >= 5x get_stream; (b) p95 lag <= 50 ms, keypress <= 50 ms
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
 import time
@@ -56,11 +57,12 @@ async def _wait(predicate: Any, wait_limit: float = 60.0) -> None:
 
 
 async def run_pi(text: str, cwd: str, tokens_per_second: float | None, token_size: tuple[int, int] = (3, 5),
-                 type_interval: float | None = None, probe_lag: bool = True) -> dict[str, Any]:
+                 type_interval: float | None = None, probe_lag: bool = True, profiler: Any = None) -> dict[str, Any]:
     """Stream ``text`` through the real app; returns timings, lags, key latencies, final screen and lines.
 
     ``cpu_s``: CPU seconds of this process (every thread: app, agent loop, provider, screen serialisation) from
-    submit to ``agent_end``; ``probe_lag=False`` leaves the 10 ms lag probe out (it costs CPU itself)."""
+    submit to ``agent_end``; ``probe_lag=False`` leaves the 10 ms lag probe out (it costs CPU itself);
+    ``profiler`` (a ``cProfile.Profile``) is enabled over the same span."""
     faux = register_faux_provider(tokens_per_second=tokens_per_second, token_size=token_size)
     faux.set_responses([faux_assistant_message(text)])
     app = make_pi_app(cwd, faux=faux)
@@ -82,12 +84,16 @@ async def run_pi(text: str, cwd: str, tokens_per_second: float | None, token_siz
                 elif etype == "agent_end":
                     out["agent_end"] = time.perf_counter()
                     out["cpu_s"] = time.process_time() - cpu0
+                    if profiler is not None:
+                        profiler.disable()
                     done.set()
 
             app.session.subscribe(listener)
             probe = LagProbe(0.01)
             if probe_lag:
                 probe.start()
+            if profiler is not None:
+                profiler.enable()
             cpu0 = time.process_time()
             t0 = time.perf_counter()
             app.run_worker(app.submit_text(PROMPT), name="bench-submit")
@@ -186,7 +192,9 @@ async def main_async(quick: bool) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     """Run the benchmark and print the table."""
+    load0 = os.getloadavg()[0]
     r = asyncio.run(main_async("--quick" in argv))
+    r["load_1min"] = [load0, os.getloadavg()[0]]
     met = lambda ok: "met" if ok else "NOT met"  # noqa: E731
     print_table(f"tui_stream ({r['reply_chars']:,}-char Markdown reply, 120x40)", [
         ("(a) pi-tui chars/s, unthrottled", r["a_pi_chars_per_s"], f"{r['a_pi_seconds']:.2f} s"),
@@ -203,6 +211,8 @@ def main(argv: list[str]) -> int:
         ("(c) final screen == one-chunk screen", "yes" if r["c_screen_identical"] else "NO",
          f"rows differing: {r['c_rows_differing'][:10]}"),
         ("(c) reply lines == one-shot render", "yes" if r["c_lines_equal_one_shot"] else "NO", ""),
+        ("load average (1 min), start / end", f"{r['load_1min'][0]:.2f} / {r['load_1min'][1]:.2f}",
+         "2 cores shared: absolute chars/s follow the load, (a)'s ratio much less"),
     ])
     write_results("tui_stream", r)
     return 0

@@ -6,6 +6,10 @@ streams, the text only grows: the block split resumes where the previous update 
 block (``markdown_blocks.scan_blocks``), blocks closed since are rendered once and appended to the lines kept so
 far, and only the open tail is rendered again. A text that does not extend the previous one (edited, replaced),
 a new width, theme or style starts over. The finished render therefore equals a one-shot render of the same text.
+
+A line of a fresh render that equals the line at the same row of the previous tail's render is that very strip
+object: the transcript repaints a line it painted before from its finished copy (``painted_lines``), and a growing
+paragraph or list changes only its last lines from one update to the next.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ class IncrementalMarkdown:
         self._prefix = ""  # text[:resume] of the last update: the part whose blocks are all in ``_lines``
         self._lines: list[Strip] = []  # strips of the settled blocks, one blank line between blocks
         self._pending: dict[str, list[Strip]] = {}  # closed blocks after the resume point (rendered once)
+        self._tail_text = ""  # the open tail of the last update and its strips
+        self._tail: list[Strip] = []
         self.rendered_blocks = 0  # blocks rendered so far (tests)
 
     def reset(self) -> None:
@@ -35,6 +41,8 @@ class IncrementalMarkdown:
         self._prefix = ""
         self._lines = []
         self._pending = {}
+        self._tail_text = ""
+        self._tail = []
 
     def strips(self, ctx: RenderContext, text: str, width: int, final: bool) -> list[Strip]:
         """Strips of ``text`` at ``width`` (+ ``indent``), all blocks closed when ``final``."""
@@ -47,10 +55,13 @@ class IncrementalMarkdown:
         blank = blank_strip(width + self.indent)
         pending: dict[str, list[Strip]] = {}
         out = self._lines
+        old_text, old_tail = self._tail_text, self._tail
         for i, block in enumerate(blocks):
             strips = self._pending.get(block)
             if strips is None:
                 strips = self._render(ctx, block, width)
+                if old_tail and block.startswith(old_text):
+                    strips = _same_objects(strips, old_tail)
             if i < settled:
                 if out:
                     out.append(blank)
@@ -65,12 +76,20 @@ class IncrementalMarkdown:
             if result:
                 result.append(blank)
             result.extend(pending[block])
+        self._tail_text, self._tail = tail, []
         if tail:
             if result:
                 result.append(blank)
-            result.extend(self._render(ctx, tail, width))
+            self._tail = _same_objects(self._render(ctx, tail, width), old_tail)
+            result.extend(self._tail)
         return result
 
     def _render(self, ctx: RenderContext, block: str, width: int) -> list[Strip]:
         self.rendered_blocks += 1
         return block_strips(ctx, block, width, self.style, self.indent)
+
+
+def _same_objects(strips: list[Strip], before: list[Strip]) -> list[Strip]:
+    """``strips`` with each line equal to the line at the same row of ``before`` replaced by that object."""
+    n = len(before)
+    return [old if j < n and (old := before[j]) == strip else strip for j, strip in enumerate(strips)]

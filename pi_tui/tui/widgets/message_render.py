@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import lru_cache
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -39,8 +40,11 @@ def _safe_strip(line: list[Segment], width: int) -> Strip:
     return Strip(clean).adjust_cell_length(width, NULL_STYLE)
 
 
+@lru_cache(maxsize=256)
 def blank_strip(width: int) -> Strip:
-    """A strip of ``width`` spaces with an explicit (null) style: Textual's NO_COLOR filter needs a style."""
+    """A strip of ``width`` spaces with an explicit (null) style: Textual's NO_COLOR filter needs a style. The same
+    object for the same width (strips are immutable): a transcript line painted before is found by its strip
+    (``painted_lines``), and every item ends with one of these."""
     return Strip([Segment(" " * width, NULL_STYLE)], width)
 
 

@@ -28,7 +28,7 @@ from itertools import zip_longest
 
 from rich.segment import Segment
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
@@ -37,6 +37,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from pi_tui.tui.widgets.message_render import NULL_STYLE, RenderContext, blank_strip
+from pi_tui.tui.widgets.painted_lines import PaintedLines
 from pi_tui.tui.widgets.transcript_geometry import HeightTable
 from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, TranscriptItem
 from pi_tui.tui.widgets.transcript_scrollbar import TranscriptScrollBar
@@ -98,6 +99,7 @@ class Transcript(ScrollView, can_focus=False):
         self._repaint_pending = False  # render_line painted a stale render; a repaint follows its new render
         self._margin_pending = False  # the page around the view is rendered after the next refresh
         self.render_count = 0  # items rendered (for tests and benchmarks)
+        self._painted = PaintedLines()  # finished lines of item lines, reused while they stay the same
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -522,34 +524,46 @@ class Transcript(ScrollView, can_focus=False):
                     Segment(" " * max(0, width - left - len(label)), NULL_STYLE)]
         return Strip(segments, width)
 
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width or self.size.width
+    def _line_source(self, y: int) -> Strip | None:
+        """The item line row ``y`` of the view shows (a blank line past the end; ``None``: the "new output below"
+        line)."""
         if self.unseen_below and not self._following and y == self._viewport_height() - 1:
-            return self._new_output_strip(width)
-        line = int(self.scroll_y) + y
-        found = self.item_at_line(line)
+            return None
+        width = self._width or self.scrollable_content_region.width or self.size.width
+        found = self.item_at_line(int(self.scroll_y) + y)
         if found is None:
             return blank_strip(width)
         i, row = found
         item = self.items[i]
-        if item.is_cached(self.ctx, self._width or width):
-            strips = item.strips(self.ctx, self._width or width)
+        if item.is_cached(self.ctx, width):
+            strips = item.strips(self.ctx, width)
         else:
             # Changed since its last render (a streamed chunk) or never rendered here: paint the last render
             # until the new one is made (blank lines flashed the transcript empty while a reply streamed),
             # and repaint once it is.
-            strips = item.last_strips(self._width or width)
+            strips = item.last_strips(width)
             # A pending flush renders every visible item and repaints: a second render now would be wasted
             # (a streamed chunk arriving between a flush and the paint rendered the reply twice per frame).
             if not self._repaint_pending and self._flush_timer is None:
                 self._repaint_pending = True
                 self.call_later(self._repaint_stale)
-        if row >= len(strips):
+        return strips[row] if row < len(strips) else blank_strip(width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Textual's ``Widget.render_lines``, with the finished lines of item lines painted before reused
+        (``PaintedLines``: a following view scrolls every frame, and re-styling every row cost two thirds of it)."""
+        return self._painted.render(self, crop, self._line_source, super().render_lines)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width or self.size.width
+        if self.unseen_below and not self._following and y == self._viewport_height() - 1:
+            return self._new_output_strip(width)
+        cached = self._line_source(y)
+        if cached is None:
             return blank_strip(width)
         # Hand Textual a fresh Strip: it caches crop/extend results on the strip itself (often the strip itself, a
         # reference cycle), which would leave every cached line to the full garbage collector (bench: 58 gen-2
         # collections of ~75 ms while paging through 2,000 messages).
-        cached = strips[row]
         fresh = Strip(list(cached), cached.cell_length)
         return fresh if cached.cell_length == width else fresh.crop_extend(0, width, None)
 
