@@ -62,6 +62,12 @@ class _Item:
     done: bool = False
 
 
+def responses_label(model: Model) -> str:
+    """Who answered, for error texts: ``OpenAI`` for OpenAI itself, else the provider id (pi 0.86.0, #9298:
+    an OpenAI-compatible Responses endpoint's errors were all labelled OpenAI)."""
+    return "OpenAI" if model.provider in ("openai", "azure-openai-responses") else model.provider
+
+
 def service_tier_multiplier(model: Model, tier: str | None) -> float:
     """Cost multiplier of an OpenAI service tier: flex ×0.5, priority ×2 (×2.5 for gpt-5.5), else 1."""
     if tier == "flex":
@@ -168,7 +174,7 @@ class ResponsesStreamParser:
     def finish(self) -> None:
         """Call when the body ended: a stream without a terminal event is an error."""
         if not self.terminated:
-            raise ProviderError("OpenAI Responses stream ended before response.completed")
+            raise ProviderError(f"{responses_label(self.model)} Responses stream ended before response.completed")
 
     # ------------------------------------------------------------------ items
     def _item(self, ev: dict[str, Any], kind: str) -> _Item | None:

@@ -39,7 +39,7 @@ from ._copilot_headers import copilot_dynamic_headers
 from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse
 from ._options_common import compat_flag, resolve_cache_retention
 from ._provider_run import run_provider
-from ._responses_parse import ResponsesStreamParser
+from ._responses_parse import ResponsesStreamParser, responses_label
 from ._responses_shared import OPENAI_TOOL_CALL_PROVIDERS, convert_responses_messages, convert_responses_tools
 from ._stream_blocks import BlockWriter, ProviderError
 
@@ -136,7 +136,7 @@ def stream(
                     payload = parse_json_with_repair(event.data)
                 except ValueError as exc:
                     raise ProviderError(
-                        f"Could not parse OpenAI Responses SSE event: {exc}; data={event.data}"
+                        f"Could not parse {responses_label(model)} Responses SSE event: {exc}; data={event.data}"
                     ) from exc
                 if isinstance(payload, dict) and parser.feed(payload):
                     break
