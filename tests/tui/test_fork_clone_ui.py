@@ -163,3 +163,20 @@ async def test_the_fork_key_is_remappable(tmp_path: Path) -> None:
         await _say(pilot, "first question")
         await pilot.press("f6")
         await wait_until(pilot, lambda: isinstance(app.screen, ForkPicker))
+
+
+async def test_a_draft_replaced_by_fork_is_kept_in_the_history(tmp_path: Path) -> None:
+    """tester2 #9: a draft in the editor was overwritten by the forked message's text, and was nowhere after."""
+    session = _session(tmp_path, ["one", "two"])
+    app = make_app(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        for text in ("first question", "second question"):
+            await _say(pilot, text)
+        app.prompt_input.insert("my long precious draft that I was writing")
+        app.run_slash("/fork")  # as from the F1 palette: the draft stays in the editor meanwhile
+        await wait_until(pilot, lambda: isinstance(app.screen, ForkPicker))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "Forked to new session" in transcript_text(app))
+        assert app.prompt_input.text == "second question"
+        assert "my long precious draft that I was writing" in app.prompt_input.prompt_history

@@ -278,7 +278,12 @@ class PromptInput(TextArea):
             self.move_cursor((0, len(self.document.get_line(0))))
 
     def set_text(self, text: str) -> None:
-        """Replace the editor content and put the cursor at the end."""
+        """Replace the editor content and put the cursor at the end. A draft it replaces goes into the history
+        first (Up brings it back), whatever replaced it: ``/fork`` putting the forked message in, ``/clone``, an
+        extension (tester2 #9: ``/fork`` overwrote a long draft for good)."""
+        draft = self._draft if self._history_pos is not None else self.expanded_text()
+        if draft.strip() and draft.strip() != text.strip():
+            self.remember(draft)
         self.text = text
         self._history_pos = None
         self.move_cursor(self.document.end)
