@@ -132,7 +132,7 @@ async def test_escape_aborts_and_restores_queued_text(tmp_path: Path) -> None:
 @pytest.mark.anyio
 async def test_alt_up_pulls_the_queue_back(tmp_path: Path) -> None:
     session, _ = make_session(tmp_path, [
-        faux_assistant_message(faux_tool_call("bash", {"command": "sleep 0.6"}), stop_reason="toolUse"),
+        faux_assistant_message(faux_tool_call("bash", {"command": "sleep 3"}), stop_reason="toolUse"),
         faux_assistant_message("done"),
     ])
     app = make_app(session)
@@ -151,14 +151,14 @@ async def test_alt_up_pulls_the_queue_back(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: not app.working)
         await session.wait_for_idle()
         text = transcript_text(app)
-        assert "one" not in text.split("$ sleep 0.6")[1].split("done")[0]
+        assert "one" not in text.split("$ sleep 3")[1].split("done")[0]
 
 
 @pytest.mark.anyio
 async def test_escape_followed_by_up_is_alt_up(tmp_path: Path) -> None:
     """Terminals that send Alt+Up as ESC + Up: the pair dequeues instead of aborting."""
     session, _ = make_session(tmp_path, [
-        faux_assistant_message(faux_tool_call("bash", {"command": "sleep 0.6"}), stop_reason="toolUse"),
+        faux_assistant_message(faux_tool_call("bash", {"command": "sleep 3"}), stop_reason="toolUse"),
         faux_assistant_message("done"),
     ])
     app = make_app(session, escape_delay=0.2)
