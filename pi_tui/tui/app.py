@@ -245,6 +245,7 @@ class PiApp(App[int]):
         self.tool_panel = ToolPanel(self.pi_theme, show_timing=self.ctx.show_timing,
                                     toggle_key=km.first("app.tools.panel"))
         self.status_line = StatusLine(self.pi_theme, spin=self.spin)
+        self.transcript.on_flush = self.status_line.join_frame  # one screen update for both while streaming
         self.queue_view = QueueView(self.pi_theme, dequeue_key=km.first("app.message.dequeue"))
         self.prompt_input = PromptInput(km, escape_delay=self.escape_delay, slash_commands=self.slash_commands,
                                         id="prompt")

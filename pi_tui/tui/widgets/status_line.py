@@ -4,6 +4,10 @@ Hidden when there is nothing to say. On tiny terminals (the screen's ``-tiny`` b
 the queue area has no row, so the status line carries the queue's one-line summary (``queue_note``) after its
 message: a queued message is never hidden (issue 9, new-user run). The spinner and the retry countdown run on timers that exist only
 while the status is active; an idle app runs no timer.
+
+While a reply streams, the transcript repaints ten times a second; ``join_frame`` (called by it just before it
+repaints) advances the spinner then, and the spinner's own timer skips a step made that way, so both are painted
+in one screen update instead of two (issue 15: the spinner's own screen updates were half of all updates).
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ class StatusLine(Widget):
     StatusLine { height: 1; padding: 0 1; display: none; }
     """
 
-    def __init__(self, theme: PiTheme, spin: bool = True, **kwargs: object) -> None:
+    def __init__(self, theme: PiTheme, spin: bool = True, clock: Callable[[], float] = time.monotonic,
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.pi_theme = theme
+        self._clock = clock  # seconds, monotonic (tests pass their own)
         self.spin = spin
         self.message = ""
         self._frame = 0
@@ -44,6 +50,7 @@ class StatusLine(Widget):
         self.working_frames: list[str] | None = None  # pi's setWorkingIndicator frames (None: SPINNER)
         self.working_interval = 0.12
         self._is_working = False
+        self._advanced_at = 0.0  # time.monotonic() of the last spinner step
 
     def customize_working(self, *, message: str | None | bool = False, visible: bool | None = None,
                           frames: list[str] | None | bool = False, interval_ms: int | None = None) -> None:
@@ -98,7 +105,7 @@ class StatusLine(Widget):
         """Show ``template(remaining whole seconds)``, counting down to 0 (a function, not a format string:
         the text may quote a provider's JSON, braces included)."""
         self._template = template
-        self._deadline = time.monotonic() + seconds
+        self._deadline = self._clock() + seconds
         self.message = template(max(0, round(seconds)))
         self.display = True
         self._start()
@@ -121,15 +128,34 @@ class StatusLine(Widget):
 
     def _start(self) -> None:
         if self._timer is None and self.spin and self.is_mounted:
-            self._timer = self.set_interval(self.working_interval if self._is_working else 0.12, self._tick)
+            self._timer = self.set_interval(self._interval(), self._tick)
 
     def _frames(self) -> list[str] | str:
         return self.working_frames if self._is_working and self.working_frames is not None else SPINNER
 
+    def _interval(self) -> float:
+        return self.working_interval if self._is_working else 0.12
+
+    def join_frame(self) -> None:
+        """Another widget repaints now: take the spinner's next step with it when it is nearly due (at least three
+        quarters of an interval since the last one), so the two are painted in one screen update."""
+        if self._timer is None or not self.display:
+            return
+        now = self._clock()
+        if now - self._advanced_at >= 0.75 * self._interval():
+            self._advance(now)
+
     def _tick(self) -> None:
+        now = self._clock()
+        if now - self._advanced_at < 0.9 * self._interval():
+            return  # taken with another widget's repaint (join_frame) since the last tick
+        self._advance(now)
+
+    def _advance(self, now: float) -> None:
+        self._advanced_at = now
         self._frame = (self._frame + 1) % max(1, len(self._frames()))
         if self._deadline is not None:
-            left = self._deadline - time.monotonic()
+            left = self._deadline - now
             self.message = self._template(max(0, int(left + 0.999)))
         self.refresh()
 

@@ -22,7 +22,7 @@ of the transcript is always reachable. While scrolled up, the view is anchored t
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -100,6 +100,7 @@ class Transcript(ScrollView, can_focus=False):
         self._margin_pending = False  # the page around the view is rendered after the next refresh
         self.render_count = 0  # items rendered (for tests and benchmarks)
         self._painted = PaintedLines()  # finished lines of item lines, reused while they stay the same
+        self.on_flush: Callable[[], None] | None = None  # called after each coalesced (timer) flush
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
@@ -386,6 +387,8 @@ class Transcript(ScrollView, can_focus=False):
     def _timer_flush(self) -> None:
         self._flush_timer = None
         self.flush()
+        if self.on_flush is not None:
+            self.on_flush()  # e.g. the spinner steps with this repaint (StatusLine.join_frame)
 
     # ----------------------------------------------------------------- rendering
     def _visible_range(self, margin: int) -> tuple[int, int]:
