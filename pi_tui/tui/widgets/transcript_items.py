@@ -156,6 +156,7 @@ class AssistantItem(TranscriptItem):
         content = field(self.message, "content", []) or []
         collapsed = ctx.hide_thinking if self.thinking_collapsed is None else self.thinking_collapsed
         self._collapsed_now = collapsed
+        previous = None  # type of the last block drawn: adjacent thinking blocks are one section (pi 0.80.8)
         for index, block in enumerate(content):
             btype = field(block, "type")
             strips: list[Strip]
@@ -163,6 +164,9 @@ class AssistantItem(TranscriptItem):
                 text = field(block, "thinking", "") or ""
                 if not text.strip():
                     continue
+                if collapsed and previous == "thinking":
+                    continue
+                previous = btype
                 if collapsed:
                     strips = [Strip.join([blank_strip(1), s]) for s in
                               ctx.to_strips(Text("Thinking...", style=t.fg("thinkingText", italic=True)), inner)]
@@ -173,6 +177,7 @@ class AssistantItem(TranscriptItem):
                 text = field(block, "text", "") or ""
                 if not text.strip():
                     continue
+                previous = btype
                 # Each closed block is rendered once (already indented); only the open tail again.
                 strips = self._markdown(index, "text", None).strips(ctx, text, inner, final=not self.streaming)
             else:
