@@ -39,25 +39,44 @@ from pi_tui.coding.config.settings import _locked, write_json_atomic
 
 COMMAND_TIMEOUT_S = 10.0
 _command_cache: dict[str, str | None] = {}
+_command_failures: dict[str, str] = {}  # command -> why it gave no key (shown; never the key itself)
+STDERR_SHOWN = 160  # characters of a failed command's first stderr line that the error names
 
 
 def _run_command(command: str) -> str | None:
+    """``command``'s trimmed stdout, or None; why it gave none is kept for :func:`command_failure`."""
     try:
         completed = subprocess.run(
             command,
             shell=True,
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            capture_output=True,
             timeout=COMMAND_TIMEOUT_S,
             check=False,
         )
-    except (OSError, subprocess.SubprocessError):
+    except subprocess.TimeoutExpired:
+        _command_failures[command] = f"timed out after {COMMAND_TIMEOUT_S:g} s"
+        return None
+    except (OSError, subprocess.SubprocessError) as exc:
+        _command_failures[command] = f"could not run ({exc.__class__.__name__})"
         return None
     if completed.returncode != 0:
+        lines = completed.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        first = lines[0][:STDERR_SHOWN] if lines else ""
+        _command_failures[command] = f"exit {completed.returncode}" + (f": {first}" if first else "")
         return None
     value = completed.stdout.decode("utf-8", errors="replace").strip()
-    return value or None
+    if not value:
+        _command_failures[command] = "it printed nothing"
+        return None
+    _command_failures.pop(command, None)
+    return value
+
+
+def command_failure(value: str) -> str | None:
+    """Why the ``!command`` config value ``value`` gave no key (``exit 3: <first stderr line>``, ``timed out
+    after 10 s``, ``it printed nothing``), or None when it is no command or did not fail (tester2 #12)."""
+    return _command_failures.get(value[1:]) if value.startswith("!") else None
 
 
 def resolve_config_value(value: str, env: Mapping[str, str] | None = None, cached: bool = True) -> str | None:
@@ -107,6 +126,7 @@ def interpolate_env(value: str, env: Mapping[str, str]) -> str | None:
 def clear_command_cache() -> None:
     """Forget cached ``!command`` results (tests, ``/reload``)."""
     _command_cache.clear()
+    _command_failures.clear()
 
 
 FallbackResolver = Callable[[str], str | None]
@@ -150,6 +170,7 @@ class AuthStorage:
         self._load_failed = False
         self._runtime: dict[str, str] = {}
         self._fallback: FallbackResolver | None = None
+        self._key_failures: dict[str, str] = {}  # provider -> why its auth.json key command gave no key
         self._stamp: tuple[int, int, int] | None = None  # the file as last read: (mtime_ns, size, inode)
         if data is not None:
             self._data = json.loads(json.dumps(data))
@@ -293,6 +314,12 @@ class AuthStorage:
             or (self._fallback is not None and self._fallback(provider))
         )
 
+    def key_failure(self, provider: str) -> str | None:
+        """Why ``provider``'s auth.json ``!command`` key gave no key at the last lookup (exit code and first
+        stderr line, a timeout), or None: the request is then refused with it instead of going out with no key
+        (tester2 #12: the only message was the server's 401)."""
+        return self._key_failures.get(provider)
+
     def get_api_key(self, provider: str, include_fallback: bool = True) -> str | None:
         """Resolve the key of ``provider`` (may run a ``!command``: call from a worker thread in async code)."""
         runtime = self._runtime.get(provider)
@@ -304,7 +331,11 @@ class AuthStorage:
             if record.get("type") == "api_key" and isinstance(record.get("key"), str):
                 resolved = resolve_config_value(record["key"])
                 if resolved:
+                    self._key_failures.pop(provider, None)
                     return resolved
+                failure = command_failure(record["key"])
+                if failure is not None:
+                    self._key_failures[provider] = f'The API key command for "{provider}" in auth.json failed ({failure})'
             elif record.get("type") == "oauth":
                 access, expires = record.get("access"), record.get("expires")
                 if (

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.ai.types import Model, ModelCost
-from pi_tui.coding.config.auth import AuthStorage, resolve_config_value
+from pi_tui.coding.config.auth import AuthStorage, command_failure, resolve_config_value
 from pi_tui.coding.config.models_json import (
     LoadedModelsJson,
     ModelDefinition,
@@ -274,11 +274,16 @@ class ModelRegistry:
                 if not config.api_key.startswith("!"):  # a $NAME reference to an unset variable
                     return RequestAuth(ok=False, error=f'Failed to resolve API key for provider "{model.provider}": '
                                                        f"an environment variable it names is not set")
+                failure = command_failure(config.api_key)
                 return RequestAuth(
                     ok=False,
                     error=f'Failed to resolve API key for provider "{model.provider}" from shell command: '
-                          f"{config.api_key[1:]}",
+                          f"{config.api_key[1:]}" + (f" ({failure})" if failure else ""),
                 )
+        if not key:
+            failure = self.auth.key_failure(model.provider)
+            if failure is not None:
+                return RequestAuth(ok=False, error=failure)
         headers: dict[str, str] = dict(model.headers or {})
         sources = [
             (config.headers if config else None, f'provider "{model.provider}"'),

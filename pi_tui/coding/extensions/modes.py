@@ -7,6 +7,7 @@ None), RPC mode with its extension-UI sub-protocol. Failures are also written ou
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +37,11 @@ async def start_mode_extensions(
             hooks.runtime.set_ui(ui)
         if on_error is not None:
             hooks.runtime.error_listeners.append(on_error)
+            # the mode reports each error itself: without a log handler, Python's last-resort handler printed
+            # the runner's log line of it on stderr too, so -p showed every error twice (tester2 #13)
+            quiet = logging.getLogger("pi_tui.coding.extensions")
+            if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
+                quiet.addHandler(logging.NullHandler())
     start = getattr(session, "start", None)
     if start is not None:
         await start()

@@ -222,7 +222,7 @@ def test_headers_auth_header_and_command_keys(tmp_path: Path, monkeypatch: pytes
     failed = registry.get_api_key_and_headers(broken)
     assert (
         not failed.ok
-        and failed.error == 'Failed to resolve API key for provider "broken" from shell command: exit 1'
+        and failed.error == 'Failed to resolve API key for provider "broken" from shell command: exit 1 (exit 1)'
     )
 
 
@@ -241,3 +241,32 @@ def test_builtin_provider_pointed_at_localhost_needs_no_key(tmp_path: Path) -> N
     assert available and all(
         m.provider == "openai" and m.base_url == "http://127.0.0.1:4000/v1" for m in available
     )
+
+
+@pytest.mark.parametrize(("command", "reason"), [
+    ("!echo oops >&2; exit 3", "exit 3: oops"),
+    ("!true", "it printed nothing"),
+    ("!sleep 5; echo late", "timed out after 0.5 s"),
+])
+def test_a_failing_auth_json_key_command_refuses_the_request_and_says_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, reason: str) -> None:
+    """tester2 #12: an auth.json ``!command`` that failed or hung became an empty key; the request went out and
+    the only message was the server's 401. The request is now refused, naming the command's failure."""
+    import pi_tui.coding.config.auth as auth_module
+
+    monkeypatch.setattr(auth_module, "COMMAND_TIMEOUT_S", 0.5)
+    auth = AuthStorage.in_memory({"mock2": {"type": "api_key", "key": command}})
+    provider = {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions", "models": [{"id": "m2"}]}
+    registry = _registry(tmp_path, {"providers": {"mock2": provider}}, auth=auth)
+    model = registry.find("mock2", "m2")
+    assert model is not None
+    result = registry.get_api_key_and_headers(model)
+    assert not result.ok
+    assert result.error == f'The API key command for "mock2" in auth.json failed ({reason})'
+
+
+def test_a_keyless_local_provider_still_needs_no_key(tmp_path: Path) -> None:
+    provider = {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions", "models": [{"id": "m2"}]}
+    registry = _registry(tmp_path, {"providers": {"mock2": provider}})
+    model = registry.find("mock2", "m2")
+    assert model is not None and registry.get_api_key_and_headers(model).ok
