@@ -219,10 +219,14 @@ def _read_file_args(paths: Sequence[str], cwd: str, *, load_images: bool = True)
     return files
 
 
-def _list_models(search: str) -> int:
-    from pi_tui.coding.agent_session.factory import list_available_models
+def _list_models(search: str, options: dict[str, Any]) -> int:
+    from pi_tui.coding.extensions.model_listing import list_models_with_extensions
 
-    rows = list_available_models(search or None)
+    try:
+        rows = list_models_with_extensions(options, search or None)  # extensions' providers too (pi)
+    except Exception as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
     if not rows:
         print("No models available." if not search else f"No models match {search!r}.")
         return 0
@@ -264,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for warning in args.warnings:
         print(warning, file=sys.stderr)
     if args.list_models is not None:
-        return _list_models(args.list_models)
+        return _list_models(args.list_models, args.session_options(os.getcwd()))
     if args.export:  # pi: `--export <in> [out]`, the output path being the first message
         from pi_tui.coding.export_html.cli import run_export
 
