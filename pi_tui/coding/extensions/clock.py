@@ -7,12 +7,16 @@ Two ways to hold a handler to it:
 
 * :meth:`HandlerClock.call` runs an awaitable in an ``asyncio.timeout_at`` scope (armed only once the
   coroutine suspends: one that finishes at its first step needs no timer);
-* :meth:`HandlerClock.watch` / :meth:`~HandlerClock.unwatch` bracket a handler loop that awaits the handlers'
-  coroutines directly (the hot path of every streamed event): per handler only a reference to the coroutine is
-  set; one watchdog timer, armed while a loop is watched, looks every quarter of the timeout and cancels the
-  task of a handler it has seen awaiting four looks in a row (so a hung handler is stopped between 1 and 1.25
-  timeouts; looks stop while a dialog is open); :meth:`~HandlerClock.expired` then tells the runner that the
-  ``CancelledError`` is a timeout (the task's cancel request is taken back).
+* a handler loop (the hot path of every streamed event) awaits the handlers' coroutines directly and does
+  nothing per handler or per loop for its timeout but one check that the watchdog is armed
+  (:meth:`HandlerClock.ensure_watchdog`). The watchdog, one timer that looks every quarter of the timeout,
+  walks each task's chain of awaits (``cr_await``); where it passes a frame of a handler loop (its code object
+  is in :attr:`HandlerClock.loop_codes`), the next link is the handler coroutine being awaited. A handler
+  coroutine seen at 5 looks in a row (looks stop while a dialog is open) has run at least a timeout and at most
+  1.25 timeouts: its task is cancelled, and :meth:`~HandlerClock.expired` then tells the loop that the
+  ``CancelledError`` is a timeout (the task's cancel request is taken back). The watchdog disarms itself when
+  no task is inside a handler loop. Before, each loop registered a watch object and set a reference to the
+  coroutine it awaited around every handler: about a fifth of an ``async def`` no-op handler's cost.
 
 Awaiting a coroutine (``await coro``) finishes it without raising ``StopIteration``, which stepping it by hand
 (``coro.send(None)``) does: that exception was most of the cost of an ``async def`` no-op handler
@@ -29,36 +33,26 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 CHECKS_PER_TIMEOUT = 4
-"""The watchdog looks every ``timeout / 4``: a handler seen awaiting at 4 looks in a row (the same coroutine
-each time, no dialog open) has run at least a timeout, and at most 1.25 timeouts."""
+"""The watchdog looks every ``timeout / 4``: a handler coroutine seen at 4 more looks after the first (the same
+coroutine each time, no dialog open) has run at least a timeout, and at most 1.25 timeouts."""
 
-
-class Watch:
-    """One handler loop being watched: the handler coroutine it awaits now (``coro``, None between handlers),
-    the one the watchdog saw last (``seen``) and how many looks in a row it has seen it (``looks``); once the
-    watchdog timed it out, the ``task`` it cancelled (``timed_out``)."""
-
-    __slots__ = ("coro", "looks", "seen", "task", "timed_out")
-
-    def __init__(self) -> None:
-        self.coro: Any = None
-        self.seen: Any = None
-        self.looks = 0
-        self.task: asyncio.Task[Any] | None = None
-        self.timed_out = False
+_get_running_loop = asyncio.get_running_loop
 
 
 class HandlerClock:
-    """Timeouts of async handlers (module docstring). ``timeout``: seconds."""
+    """Timeouts of async handlers (module docstring). ``timeout``: seconds. ``loop_codes``: the code objects of
+    the handler loops whose directly awaited coroutines the watchdog holds to the timeout."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, loop_codes: frozenset[Any] = frozenset()) -> None:
         self.timeout = timeout
+        self.loop_codes = loop_codes
         self._dialogs_open = 0
         self._dialog_started = 0.0
         self._scopes: dict[asyncio.Timeout, float] = {}  # running call() scopes -> their deadlines
-        self._watches: list[Watch] = []
-        self._watchdog: asyncio.TimerHandle | None = None
-        self._watchdog_loop: asyncio.AbstractEventLoop | None = None
+        self._looks: dict[Any, int] = {}  # handler coroutine -> looks in a row it was seen awaited
+        self._timed_out: dict[Any, asyncio.Task[Any]] = {}  # handler coroutine -> the task cancelled for it
+        self.armed_on: asyncio.AbstractEventLoop | None = None
+        """The event loop the watchdog timer runs on (None: disarmed)."""
 
     # ------------------------------------------------------------------ dialogs
 
@@ -105,84 +99,69 @@ class HandlerClock:
             finally:
                 self._scopes.pop(scope, None)
 
-    # ------------------------------------------------------------------ watched coroutines
+    # ------------------------------------------------------------------ the watchdog of handler loops
 
-    def watch(self) -> Watch:
-        """Start watching a handler loop (pair with :meth:`unwatch`); the loop sets ``watch.coro`` to the
-        handler coroutine it awaits and back to None after it: no clock read, no timer and no question to
-        asyncio per handler (the task is found only when a handler is overdue: :meth:`_check`)."""
-        watch = Watch()
-        self._watches.append(watch)
-        if self._watchdog is None or self._watchdog_loop is None or self._watchdog_loop.is_closed():
-            self._arm()  # none armed, or armed on a loop that has ended (each asyncio.run has its own)
-        return watch
+    def ensure_watchdog(self) -> None:
+        """Arm the watchdog on the running loop unless it is armed there (each ``asyncio.run`` has its own
+        loop; a handler loop calls this once before its handlers)."""
+        if self.armed_on is not _get_running_loop():
+            self._arm(_get_running_loop())
 
-    def unwatch(self, watch: Watch) -> None:
-        """The loop of ``watch`` is done."""
-        watches = self._watches
-        if watches and watches[-1] is watch:
-            watches.pop()
-        else:
-            with contextlib.suppress(ValueError):
-                watches.remove(watch)
-
-    def expired(self, watch: Watch) -> bool:
-        """True when the ``CancelledError`` that ended ``watch``'s handler was the watchdog's: the task's
-        cancel request is taken back, and the runner reports a timeout instead (the loop goes on)."""
-        if not watch.timed_out:
+    def expired(self, coro: Any) -> bool:
+        """True when the ``CancelledError`` raised while awaiting the handler coroutine ``coro`` was the
+        watchdog's: the task's cancel request is taken back, and the loop reports a timeout instead."""
+        task = self._timed_out.pop(coro, None) if coro is not None else None
+        if task is None:
             return False
-        watch.timed_out = False
-        watch.coro = watch.seen = None
-        watch.looks = 0
-        if watch.task is not None:
-            watch.task.uncancel()
-            watch.task = None
+        self._looks.pop(coro, None)
+        task.uncancel()
         return True
 
     def timeout_error(self) -> TimeoutError:
         """The error a timed-out handler is reported with."""
         return TimeoutError(f"no answer within {self.timeout:g}s")
 
-    def _arm(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._watchdog_loop = loop
-        self._watchdog = loop.call_later(max(self.timeout / CHECKS_PER_TIMEOUT, 0.005), self._check)
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.armed_on = loop
+        loop.call_later(max(self.timeout / CHECKS_PER_TIMEOUT, 0.005), self._check, loop)
 
-    def _check(self) -> None:
-        self._watchdog = None
-        if not self._watches:
-            return
+    def _awaited_handlers(self) -> tuple[list[tuple[Any, asyncio.Task[Any]]], bool]:
+        """``([(handler coroutine, its task)], any handler loop running)`` over every task's await chain."""
+        found: list[tuple[Any, asyncio.Task[Any]]] = []
+        in_loop = False
+        codes = self.loop_codes
+        call_code = HandlerClock.call.__code__
+        for task in asyncio.all_tasks():
+            link: Any = task.get_coro()
+            for _ in range(1000):  # await chains are short; a cycle cannot hang the watchdog
+                if link is None:
+                    break
+                awaited = getattr(link, "cr_await", None) or getattr(link, "gi_yieldfrom", None)
+                if getattr(link, "cr_code", None) in codes:
+                    in_loop = True
+                    if awaited is not None and getattr(awaited, "cr_code", None) is not call_code:
+                        found.append((awaited, task))  # call() keeps its own timer
+                link = awaited
+        return found, in_loop
+
+    def _check(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self.armed_on is not loop:
+            return  # re-armed on another loop meanwhile
+        found, in_loop = self._awaited_handlers()
+        for coro in [c for c in self._timed_out if getattr(c, "cr_frame", None) is None]:
+            del self._timed_out[coro]  # finished without the loop asking (it caught the cancel)
         if not self._dialogs_open:  # dialog time does not count: the looks stop while one is open
-            for watch in self._watches:
-                coro = watch.coro
-                if coro is None or coro is not watch.seen:
-                    watch.seen, watch.looks = coro, 0
-                    continue
-                watch.looks += 1
-                if watch.looks >= CHECKS_PER_TIMEOUT and not watch.timed_out:
-                    task = _task_awaiting(coro)
-                    if task is not None:
-                        watch.timed_out, watch.task = True, task
-                        task.cancel()
-        self._arm()
-
-
-def _task_awaiting(coro: Any) -> asyncio.Task[Any] | None:
-    """The task whose chain of awaits reaches ``coro`` (None when none does)."""
-    if coro is None:
-        return None
-    for task in asyncio.all_tasks():
-        link: Any = task.get_coro()
-        for _ in range(1000):  # await chains are short; a cycle cannot hang the watchdog
-            if link is None:
-                break
-            if link is coro:
-                return task
-            link = getattr(link, "cr_await", None) or getattr(link, "gi_yieldfrom", None)
-    return None
+            looks = {coro: self._looks.get(coro, 0) + 1 for coro, _ in found}
+            self._looks = looks
+            for coro, task in found:
+                if looks[coro] > CHECKS_PER_TIMEOUT and coro not in self._timed_out:
+                    self._timed_out[coro] = task
+                    task.cancel()
+        if in_loop or self._timed_out:
+            self._arm(loop)
+        else:
+            self.armed_on = None
+            self._looks = {}
 
 
 @types.coroutine

@@ -49,6 +49,7 @@ Step = Callable[[LoadedExtension, bool, Any], bool]
 """``step(extension, ok, result) -> stop``: what :meth:`ExtensionRunner.each` calls after each handler."""
 
 _COROUTINE = types.CoroutineType
+_get_running_loop = asyncio.get_running_loop
 _Entry = tuple[LoadedExtension, Handler, bool]
 
 
@@ -66,7 +67,7 @@ class ExtensionRunner:
         self.extensions: list[LoadedExtension] = []
         self.on_error = on_error
         self.context_factory = context_factory
-        self.clock = HandlerClock(timeout)
+        self.clock = HandlerClock(timeout, frozenset({ExtensionRunner._loop.__code__, ExtensionRunner._notify.__code__}))
         self._reported: set[tuple[str, str, str]] = set()
         self._ctx_value: Any = None
         self._counts: dict[str, int] = {}
@@ -186,32 +187,53 @@ class ExtensionRunner:
     async def _loop(self, event_name: str, event: Any, handlers: list[_Entry], step: Step | None) -> None:
         ctx = self._ctx()
         clock = self.clock
-        watch = clock.watch()
-        try:
-            for ext, handler, takes_ctx in handlers:
-                try:
-                    result = handler(event, ctx) if takes_ctx else handler(event)
-                    if result is not None:
-                        if type(result) is _COROUTINE:
-                            watch.coro = result
-                            result = await result  # no StopIteration, no timer (clock.py)
-                            watch.coro = None
-                        elif inspect.isawaitable(result):
-                            result = await clock.call(result)
-                    ok = True
-                except asyncio.CancelledError:
-                    if not clock.expired(watch):
-                        raise
-                    self.fail(ext, event_name, clock.timeout_error())
-                    ok, result = False, None
-                except BaseException as exc:  # noqa: BLE001 - an extension's failure is never the session's
-                    watch.coro = None
-                    self.fail(ext, event_name, exc)
-                    ok, result = False, None
-                if step is not None and step(ext, ok, result):
-                    return
-        finally:
-            clock.unwatch(watch)
+        if clock.armed_on is not _get_running_loop():  # the only cost of timeouts here (clock.py)
+            clock.ensure_watchdog()
+        result: Any = None
+        for ext, handler, takes_ctx in handlers:
+            try:
+                result = handler(event, ctx) if takes_ctx else handler(event)
+                if result is not None:
+                    if type(result) is _COROUTINE:
+                        result = await result  # no StopIteration, no timer (clock.py)
+                    elif inspect.isawaitable(result):
+                        result = await clock.call(result)
+                ok = True
+            except asyncio.CancelledError:
+                if not clock.expired(result):  # ``result`` is still the coroutine that was awaited
+                    raise
+                self.fail(ext, event_name, clock.timeout_error())
+                ok, result = False, None
+            except BaseException as exc:  # noqa: BLE001 - an extension's failure is never the session's
+                self.fail(ext, event_name, exc)
+                ok, result = False, None
+            if step is not None and step(ext, ok, result):
+                return
+
+    async def _notify(self, event_name: str, event: Any, handlers: list[_Entry]) -> None:
+        """:meth:`_loop` without results (``dispatch`` of events whose results pi ignores): the same calls,
+        awaits and failure reports, minus the per-handler bookkeeping of results."""
+        ctx = self._ctx_value
+        if ctx is None:
+            ctx = self._ctx()
+        clock = self.clock
+        if clock.armed_on is not _get_running_loop():
+            clock.ensure_watchdog()
+        result: Any = None
+        for ext, handler, takes_ctx in handlers:
+            try:
+                result = handler(event, ctx) if takes_ctx else handler(event)
+                if result is not None:
+                    if type(result) is _COROUTINE:
+                        await result
+                    elif inspect.isawaitable(result):
+                        await clock.call(result)
+            except asyncio.CancelledError:
+                if not clock.expired(result):
+                    raise
+                self.fail(ext, event_name, clock.timeout_error())
+            except BaseException as exc:  # noqa: BLE001 - an extension's failure is never the session's
+                self.fail(ext, event_name, exc)
 
     async def emit(self, event_name: str, event: Any) -> list[tuple[LoadedExtension, Any]]:
         """Run every handler of ``event_name`` in load order; returns ``(extension, result)`` for the
@@ -237,7 +259,7 @@ class ExtensionRunner:
         if not handlers:
             return None
         if event_name in self._async_events:
-            return self._loop(event_name, event, handlers, None)
+            return self._notify(event_name, event, handlers)
         ctx = self._ctx()
         index = -1
         for ext, handler, takes_ctx in handlers:

@@ -87,3 +87,28 @@ def test_an_outside_cancel_is_not_a_timeout(tmp_path: Path, where: str) -> None:
 
     asyncio.run(scenario())
     assert host.errors == []
+
+
+def test_the_watchdog_rearms_on_each_event_loop_and_disarms_when_idle(tmp_path: Path) -> None:
+    """No per-loop watch object any more: the watchdog finds the handler loops in the tasks' await chains, is
+    armed again on a new event loop (each ``asyncio.run``), and stops looking once no loop runs."""
+    runtime, host = make_runtime(tmp_path, timeout=0.08)
+
+    async def hangs(event: Any) -> None:
+        await asyncio.sleep(30)
+
+    _ext(runtime, "stuck", turn_end=hangs)
+    clock = runtime.runner.clock
+
+    async def scenario() -> bool:
+        await asyncio.wait_for(runtime.runner.emit_notification("turn_end", object()), 5)
+        for _ in range(100):  # the next look finds no handler loop and does not look again
+            if clock.armed_on is None:
+                return True
+            await asyncio.sleep(0.02)
+        return False
+
+    assert asyncio.run(scenario())
+    runtime.runner.new_prompt()  # the same failure may be reported again
+    assert asyncio.run(scenario())  # a second event loop: armed there too, the hang is stopped again
+    assert len(host.errors) == 2 and all("TimeoutError: no answer within 0.08s" in e for e in host.errors)
