@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import events
 
 from pi_tui.coding.extensions.ui_slots import SlotSpec
@@ -56,12 +57,23 @@ class CustomParts:
         self.footer_data = FooterDataView(lambda: getattr(host, "branch", None), statuses)
         self._branch_seen: str | None = None
         theme = lambda: host.pi_theme  # noqa: E731 - follows /theme
-        self.header_slot = ExtensionSlot(lambda: getattr(host, "header_widget", None), theme, id="ext-header")
+        self.header_slot = ExtensionSlot(lambda: getattr(host, "header_widget", None), theme,
+                                         trailer=self._header_notice, id="ext-header")
         self.footer_slot = ExtensionSlot(lambda: getattr(host, "footer", None), theme,
                                          extra_args=lambda: (self.footer_data,), id="ext-footer")
 
+    def _header_notice(self) -> Text | None:
+        """The built-in header's notice (the offline model's way to a real one), kept below a custom header."""
+        notice = getattr(getattr(self.host, "header_widget", None), "notice", None)
+        return Text(notice, style=self.host.pi_theme.fg("warning")) if notice else None
+
     def set_header(self, spec: SlotSpec | None) -> None:
-        """``ctx.ui.set_header``: the component of ``spec`` in place of the header (None: the built-in)."""
+        """``ctx.ui.set_header``: the component of ``spec`` in place of the header (None: the built-in); the
+        header's offline notice stays visible below it (``ExtensionSlot`` trailer)."""
+        header = getattr(self.host, "header_widget", None)
+        listeners = getattr(header, "notice_listeners", None)
+        if listeners is not None and self.header_slot.invalidate not in listeners:
+            listeners.append(self.header_slot.invalidate)  # a notice set or cleared later shows at once
         self.header_slot.set_spec(spec)
 
     def set_footer(self, spec: SlotSpec | None) -> None:

@@ -6,6 +6,10 @@ built-in part is hidden, the component's ``render(width)`` lines are shown (ANSI
 to the width). When the factory or a render raises, or returns something that is not lines, the slot
 reports it once (``SlotSpec.fail``: one error naming the extension), drops the component and shows the
 built-in part again. Lines are rendered once per width and again after ``tui.request_render()``.
+
+A slot may keep one line of the built-in part that the user must not lose (``trailer``): the header slot keeps
+the offline-model notice below an extension's header (while the built-in offline demo model answers, the user
+needs to know it and how to get a real model), cut to one row like the built-in header's.
 """
 
 from __future__ import annotations
@@ -85,9 +89,11 @@ class ExtensionSlot(Widget):
     """
 
     def __init__(self, built_in: Callable[[], Widget | None], theme: Callable[[], PiTheme],
-                 extra_args: Callable[[], tuple[Any, ...]] = tuple, **kwargs: Any) -> None:
+                 extra_args: Callable[[], tuple[Any, ...]] = tuple,
+                 trailer: Callable[[], Text | None] = lambda: None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._built_in = built_in
+        self._trailer = trailer
         self.theme_view = ExtensionTheme(theme)
         self._extra_args = extra_args
         self.spec: SlotSpec | None = None
@@ -161,16 +167,33 @@ class ExtensionSlot(Widget):
             self._width = width
         return self._lines
 
+    def trailer(self) -> Text | None:
+        """The built-in part's line kept below the component (None: none now, or no component shown)."""
+        if self.component is None:
+            return None
+        try:
+            return self._trailer()
+        except Exception:  # the app's own line: never lose the component over it
+            return None
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """One row per rendered line."""
-        return len(self.lines(width))
+        """One row per rendered line, and one for the trailer."""
+        lines = self.lines(width)
+        return len(lines) + (1 if lines and self.trailer() is not None else 0)
 
     def render(self) -> Text:
         width = max(1, self.content_size.width)
         out = []
-        for line in self.lines(width):
+        lines = self.lines(width)
+        for line in lines:
             text = Text.from_ansi(line.replace("\t", "    "))
             text.no_wrap = True
             text.truncate(width, overflow="ellipsis")
             out.append(text)
+        trailer = self.trailer() if lines else None
+        if trailer is not None:
+            trailer = trailer.copy()
+            trailer.no_wrap = True
+            trailer.truncate(width, overflow="ellipsis")
+            out.append(trailer)
         return Text("\n").join(out)

@@ -7,6 +7,8 @@ key environment variable, ``auth.json`` in the agent dir, or a local OpenAI-comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.widget import Widget
 
@@ -32,11 +34,17 @@ class Header(Widget):
         self.version = version
         self.hints = hints
         self.notice: str | None = None
+        self.notice_listeners: list[Callable[[], None]] = []
+        """Called after the notice changed (an extension's header shows it too: ``custom_parts.py``)."""
 
     def set_notice(self, notice: str | None) -> None:
         """Show (or remove with ``None``) the second line."""
+        changed = notice != self.notice
         self.notice = notice
         self.refresh(layout=True)
+        if changed:
+            for listener in list(self.notice_listeners):
+                listener()
 
     @property
     def one_line(self) -> bool:

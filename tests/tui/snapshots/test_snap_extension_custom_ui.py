@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.tui.helpers import make_app, settle, snapshot_session, wait_until
+from pi_tui.coding.agent_session.factory import create_agent_session
+from tests.tui.helpers import SNAPSHOT_CWD, make_app, settle, snapshot_session, wait_until
 
 from .extension_scenarios import _extension
 from .scenarios import SIZE, Scenario, _type
@@ -75,4 +76,32 @@ def test_extension_header_and_footer(snap_compare: Any) -> None:
 
 def test_extension_footer_that_raises_keeps_the_built_in_footer(snap_compare: Any) -> None:
     app, drive, size = build_broken_footer()
+    assert snap_compare(app, run_before=drive, terminal_size=size)
+
+
+OFFLINE_HEADER_EXTENSION = """
+def activate(pi):
+    pi.on("session_start", lambda event, ctx: ctx.ui.set_header(
+        lambda tui, theme: (lambda width: [theme.fg("accent", "▌ my header ▐")])))
+"""
+
+
+def build_custom_header_on_the_offline_model() -> Scenario:
+    """A custom header while the offline demo model answers: the offline notice stays below it."""
+    SNAPSHOT_CWD.mkdir(parents=True, exist_ok=True)
+    session = create_agent_session(str(SNAPSHOT_CWD), no_session=True,
+                                   extension_paths=[_extension("offline_header.py", OFFLINE_HEADER_EXTENSION)])
+    assert session.is_offline_model
+    app = make_app(session)
+
+    async def drive(pilot: Any) -> None:
+        await settle(pilot)
+        await wait_until(pilot, lambda: app.extensions_controller.parts.header_slot.active)
+        await settle(pilot)
+
+    return app, drive, SIZE
+
+
+def test_extension_header_keeps_the_offline_notice(snap_compare: Any) -> None:
+    app, drive, size = build_custom_header_on_the_offline_model()
     assert snap_compare(app, run_before=drive, terminal_size=size)
