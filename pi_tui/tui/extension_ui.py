@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from pi_tui.tui.custom_parts import CustomParts
+from pi_tui.tui.extension_components import ExtensionComponents
 from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.modals.confirm import ConfirmModal
 from pi_tui.tui.modals.fuzzy_picker import FuzzyPicker, PickerEntry
@@ -45,9 +46,11 @@ class TextualExtensionUI:
         set_editor_text: Callable[[str], None] | None = None,
         on_widget: Callable[[str, list[str] | None, str], None] | None = None,
         parts: CustomParts | None = None,
+        components: ExtensionComponents | None = None,
     ) -> None:
         self.app = app
         self.parts = parts
+        self.components = components
         self.on_widget = on_widget
         self.statuses: dict[str, str] = {}
         self.on_status = on_status
@@ -201,3 +204,49 @@ class TextualExtensionUI:
         """Paste ``text`` into the editor."""
         if self.parts is not None:
             self.parts.paste_to_editor(text)
+
+    # ---------------------------------------------------------------- components and themes (extension_components.py)
+
+    async def custom(self, spec: Any, *, overlay: bool = False) -> Any:
+        """An extension's component as a modal until it calls ``done(value)``; returns ``value``."""
+        if self.components is None:
+            return None
+        return await self.components.custom(self._show, spec, overlay)
+
+    def set_editor_component(self, spec: Any) -> None:
+        """An extension's editor component in front of the editor (None: the built-in editor alone)."""
+        if self.components is not None:
+            self.components.set_editor_component(spec)
+
+    def add_autocomplete_provider(self, spec: Any) -> None:
+        """Stack an extension's completion provider on the editor's."""
+        if self.components is not None:
+            self.components.add_autocomplete_provider(spec)
+
+    def clear_autocomplete_providers(self) -> None:
+        """Only the built-in completion again."""
+        if self.components is not None:
+            self.components.clear_autocomplete_providers()
+
+    def current_theme(self) -> Any:
+        """The current theme's ANSI helpers (``ctx.ui.theme``)."""
+        return self.components.current_theme() if self.components is not None else None
+
+    def get_all_themes(self) -> list[dict[str, Any]]:
+        """Every theme ``/theme`` offers."""
+        return self.components.get_all_themes() if self.components is not None else []
+
+    def get_theme(self, name: str) -> Any:
+        """One theme without switching (None when unknown)."""
+        return self.components.get_theme(name) if self.components is not None else None
+
+    def set_theme(self, theme: Any) -> dict[str, Any]:
+        """Switch theme; ``{"success": ...}``."""
+        if self.components is None:
+            return {"success": False, "error": "UI not available"}
+        return self.components.set_theme(theme)
+
+    def set_extension_themes(self, paths: Sequence[str]) -> None:
+        """Themes offered by extensions (``resources_discover``)."""
+        if self.components is not None:
+            self.components.set_extension_themes(paths)

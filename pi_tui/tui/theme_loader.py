@@ -184,9 +184,20 @@ def project_trusted(cwd: Path) -> bool:
     return trust.is_trusted(cwd)
 
 
+EXTENSION_THEMES: dict[str, Path] = {}
+"""Theme files extensions offered (``resources_discover`` ``theme_paths``; name = file stem), after the theme
+folders in the search order; set by ``pi_tui.tui.extension_themes``, emptied when the extensions unload."""
+
+
+def set_extension_themes(files: dict[str, Path]) -> None:
+    """Replace the extension themes (``EXTENSION_THEMES``)."""
+    EXTENSION_THEMES.clear()
+    EXTENSION_THEMES.update(files)
+
+
 def available_themes(cwd: Path | None = None) -> list[str]:
-    """Sorted names of every theme file found (built-in and user)."""
-    names: set[str] = set()
+    """Sorted names of every theme file found (built-in, user, project, extensions')."""
+    names: set[str] = set(EXTENSION_THEMES)
     for d in theme_dirs(cwd):
         if d.is_dir():
             names.update(p.stem for p in d.glob("*.json"))
@@ -202,6 +213,8 @@ def find_theme(name_or_path: str, cwd: Path | None = None) -> PiTheme:
         p = d / f"{name_or_path}.json"
         if p.is_file():
             return load_theme_file(p)
+    if name_or_path in EXTENSION_THEMES:
+        return load_theme_file(EXTENSION_THEMES[name_or_path])
     if cwd is not None:
         held = [d / f"{name_or_path}.json" for d in (cwd / APP_DIR_NAME / "themes", cwd / ".pi" / "themes")]
         found = next((p for p in held if p.is_file()), None)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pi_tui.coding.extensions.ui import ExtensionUI, NoUI
+from pi_tui.coding.extensions.ui_components import UI_NOT_AVAILABLE, PlainTheme, theme_result
 from pi_tui.coding.extensions.ui_slots import SLOTS, make_slot
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ class GuardedUI:
 
     def __init__(self, runtime: ExtensionRuntime) -> None:
         self._runtime = runtime
-        self._custom: set[str] = set()  # replaced parts: "header", "footer", "working"
+        self._custom: set[str] = set()  # replaced parts: "header", "footer", "working", "editor", ...
+        self._editor_factory: Any = None
 
     @property
     def _ui(self) -> ExtensionUI:
@@ -195,8 +197,75 @@ class GuardedUI:
         """Paste ``text`` into the editor as a paste (a large one is collapsed to pi's marker)."""
         self._optional("paste_to_editor", str(text))
 
+    # ---------------------------------------------------------------- components and themes (ui_components.py)
+
+    async def custom(self, factory: Any, *, overlay: bool = False, timeout_ms: int | None = None) -> Any:
+        """Show ``factory(tui, theme, keybindings, done)``'s component until it calls ``done(value)``; returns
+        ``value`` (None without a screen, when it fails or times out). Raises ``TypeError`` for a factory that
+        is not callable."""
+        spec = make_slot(self._runtime, "custom", factory)
+        show = getattr(self._ui, "custom", None)
+        if spec is None or show is None:
+            if spec is None:
+                raise TypeError("custom needs a factory (tui, theme, keybindings, done) -> component")
+            return None
+        return await self._dialog(lambda: show(spec, overlay=bool(overlay)), None, timeout_ms)
+
+    def set_editor_component(self, factory: Any) -> None:
+        """Put ``factory(tui, theme, keybindings)``'s editor component in front of the editor (None: the
+        built-in editor alone again); ``ui_components.CustomEditor`` is the contract."""
+        spec = make_slot(self._runtime, "editor", factory)
+        self._editor_factory = factory
+        self._custom.discard("editor") if spec is None else self._custom.add("editor")
+        self._optional("set_editor_component", spec)
+
+    def get_editor_component(self) -> Any:
+        """The factory given to :meth:`set_editor_component` last (None: the built-in editor)."""
+        return self._editor_factory
+
+    def add_autocomplete_provider(self, factory: Any) -> None:
+        """Stack ``factory(current)``'s provider on the editor's completion (``ui_components`` module doc)."""
+        spec = make_slot(self._runtime, "autocomplete", factory)
+        if spec is not None:
+            self._custom.add("autocomplete")
+            self._optional("add_autocomplete_provider", spec)
+
+    @property
+    def theme(self) -> Any:
+        """The current theme: ``fg(token, text)``, ``bg``, ``bold``, ``italic`` give ANSI strings."""
+        value = self._optional("current_theme")
+        return value if value is not None else PlainTheme()
+
+    def get_all_themes(self) -> list[dict[str, Any]]:
+        """``[{"name", "path"}]`` of every theme (``[]`` without a screen); ``path`` None for built-in ones."""
+        value = self._optional("get_all_themes")
+        return list(value) if isinstance(value, list) else []
+
+    def get_theme(self, name: str) -> Any:
+        """The theme ``name`` (as :attr:`theme`) without switching to it; None when unknown or no screen."""
+        return self._optional("get_theme", str(name))
+
+    def set_theme(self, theme: Any) -> dict[str, Any]:
+        """Switch to the theme named ``theme`` (saved as the setting, as ``/theme``) or to a theme from
+        :meth:`get_theme` (not saved); ``{"success": True}`` or ``{"success": False, "error": ...}``."""
+        value = self._optional("set_theme", theme)
+        return value if isinstance(value, dict) else theme_result(UI_NOT_AVAILABLE)
+
+    def offer_themes(self, paths: Sequence[str]) -> None:
+        """The ``theme_paths`` extensions returned from ``resources_discover`` (files or folders of themes)."""
+        if paths:
+            self._custom.add("themes")
+        self._optional("set_extension_themes", [str(p) for p in paths])
+
     def reset_custom(self) -> None:
         """Put back every part extensions replaced (on unload and ``/reload``)."""
+        if "editor" in self._custom:
+            self._optional("set_editor_component", None)
+        self._editor_factory = None
+        if "autocomplete" in self._custom:
+            self._optional("clear_autocomplete_providers")
+        if "themes" in self._custom:
+            self._optional("set_extension_themes", [])
         for slot in SLOTS:
             if slot in self._custom:
                 self._optional(f"set_{slot}", None)

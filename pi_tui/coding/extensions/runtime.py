@@ -283,6 +283,7 @@ class ExtensionRuntime:
         discover_reason = "reload" if reason == "reload" else "startup"
         found = await self.runner.emit_resources_discover(ResourcesDiscoverEvent(cwd=str(self.host.cwd),
                                                                                  reason=discover_reason))
+        self.guarded_ui.offer_themes(found.get("theme_paths", []))  # the front end lists and loads them
         if any(found.values()) and self.offer_resources is not None:
             try:
                 self.offer_resources(found)

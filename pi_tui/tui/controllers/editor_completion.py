@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +86,9 @@ class EditorCompletion:
         self._armed = False  # the next text change comes from typing
         self.suggestions: Suggestions | None = None
         self._request = 0
+        self.providers: Any = None
+        """Extension autocomplete providers (``tui/extension_completion.ProviderStack``): asked instead of the
+        rules below while any is registered (they delegate to them)."""
 
     # ------------------------------------------------------------------ state
     @property
@@ -183,6 +187,9 @@ class EditorCompletion:
         within one updates it through :meth:`text_changed`)."""
         if not self.is_open:
             return
+        if self.providers is not None and self.providers.active:
+            self.request()  # the providers decide whether the new place completes
+            return
         before, row, _ = self._before_cursor()
         if (command_prefix(before, row) is None and extract_at_prefix(before) is None
                 and argument_context(before, row) is None):
@@ -194,6 +201,11 @@ class EditorCompletion:
         before, row, _ = self._before_cursor()
         self._request += 1
         token = self._request
+        if self.providers is not None and self.providers.active:
+            # a partial, not a coroutine: a request replaced before it starts is never created (no warning)
+            self.view.run_worker(functools.partial(self.providers.request, self, token),
+                                 group="editor-completion", exclusive=True)
+            return
         prefix = command_prefix(before, row)
         if prefix is not None:
             self._show(command_suggestions(prefix, self._commands()))
@@ -296,9 +308,15 @@ class EditorCompletion:
         editor = self.editor
         row, col = editor.cursor_location
         lines = [editor.document[i] for i in range(editor.document.line_count)]
-        new_lines, new_row, new_col = apply_completion(lines, row, col, item, suggestions)
+        if self.providers is not None and self.providers.active:
+            new_lines, new_row, new_col = self.providers.apply(lines, row, col, item, suggestions)
+        else:
+            new_lines, new_row, new_col = apply_completion(lines, row, col, item, suggestions)
         self.close()
-        editor.replace(new_lines[row], (row, 0), (row, len(lines[row])))
+        if len(new_lines) == len(lines) and all(a == b for i, (a, b) in enumerate(zip(new_lines, lines, strict=True)) if i != row):
+            editor.replace(new_lines[row], (row, 0), (row, len(lines[row])))
+        else:  # a provider changed other lines too
+            editor.replace("\n".join(new_lines), (0, 0), editor.document.end)
         editor.move_cursor((new_row, new_col))
         return True
 

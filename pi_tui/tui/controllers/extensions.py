@@ -14,6 +14,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from pi_tui.tui.custom_parts import CustomParts
+from pi_tui.tui.extension_components import ExtensionComponents
 from pi_tui.tui.extension_ui import TextualExtensionUI
 from pi_tui.tui.widgets.extension_widgets import ExtensionWidgetArea
 
@@ -41,6 +42,8 @@ class ExtensionsController:
         self.statuses: dict[str, str] = {}
         self.parts = CustomParts(host, lambda: self.statuses)
         """Custom header/footer slots (the app composes ``parts.header_slot``/``footer_slot``) and the rest."""
+        self.components = ExtensionComponents(host)
+        """``ctx.ui.custom``, the editor component, autocomplete providers and themes."""
         self.ui = TextualExtensionUI(
             host,  # type: ignore[arg-type]
             on_status=self._statuses_changed,
@@ -48,6 +51,7 @@ class ExtensionsController:
             set_editor_text=lambda text: host.prompt_input.set_text(text),
             on_widget=self._widget_changed,
             parts=self.parts,
+            components=self.components,
         )
         self._bound: list[str] = []
         theme = host.pi_theme

@@ -125,6 +125,9 @@ class PromptInput(TextArea):
         # (returns True); Backspace on an empty editor calls ``on_empty_backspace`` (True: it removed one).
         self.paste_filter: Callable[[str], bool] | None = None
         self.on_empty_backspace: Callable[[], bool] | None = None
+        # An extension's editor component (ctx.ui.set_editor_component, tui/extension_editor.py) sees every key
+        # first: ``key_filter(key, event)`` returns True when it took the key.
+        self.key_filter: Callable[[str, events.Key], bool] | None = None
         self._held: list[tuple[str, str | None]] | None = None  # keys kept while the app sets the text
 
     # ------------------------------------------------------------ held keys
@@ -299,6 +302,10 @@ class PromptInput(TextArea):
             event.stop()
             event.prevent_default()
             self._held.append((key, event.character))
+            return
+        if self.key_filter is not None and self._esc_timer is None and self.key_filter(key, event):
+            event.stop()
+            event.prevent_default()
             return
         if self._esc_timer is not None:
             self._esc_timer.stop()

@@ -71,3 +71,18 @@ def test_a_timed_dialog_sends_the_timeout_and_resolves_to_the_default(tmp_path: 
     assert asyncio.run(scenario()) == (False, None)
     assert [r["timeout"] for r in written] == [30, 30]
     assert ctx.has_ui
+
+
+def test_rpc_mode_gives_pis_defaults_for_components_and_themes(tmp_path: Path) -> None:
+    """pi docs/rpc.md: ``custom()`` → None, ``set_editor_component`` a no-op, ``get_all_themes()`` → [],
+    ``get_theme()`` → None, ``set_theme()`` → failure; none of them writes a request line."""
+    written: list[dict[str, Any]] = []
+    runtime, _ = make_runtime(tmp_path, ui=RpcExtensionUI(written.append))
+    ui = runtime.guarded_ui
+    assert asyncio.run(ui.custom(lambda tui, theme, kb, done: object(), overlay=True)) is None
+    ui.set_editor_component(lambda tui, theme, kb: object())
+    ui.add_autocomplete_provider(lambda current: current)
+    assert ui.get_all_themes() == [] and ui.get_theme("dark") is None
+    assert ui.set_theme("dark") == {"success": False, "error": "UI not available"}
+    assert ui.theme.bold("x") == "x" and ui.has_ui
+    assert written == []
