@@ -5,7 +5,9 @@ text reply streamed one token per event), with 0 extensions and with 5 no-op ext
 event (``pi.on(name, noop)`` for all of ``EXTENSION_EVENTS``), once with plain ``def`` handlers and once
 with ``async def`` ones (creating a coroutine is a fixed cost in CPython; the runner awaits it, which
 finishes it without the ``StopIteration`` that stepping it by hand raised: that exception was most of the
-12.7 % that async no-op handlers cost before, see pi_tui/coding/extensions/clock.py). Runs are interleaved, timed in process CPU time and the best run of each variant compared (timeit's rule:
+12.7 % that async no-op handlers cost before; since then the handler loop also no longer registers a watch
+object per loop and a coroutine reference around each handler for the timeout watchdog, which now finds the
+loops in the tasks' await chains; see pi_tui/coding/extensions/clock.py). Runs are interleaved, timed in process CPU time and the best run of each variant compared (timeit's rule:
 on a shared machine the fastest run is the least disturbed one). Goal: under 5 % slower.
 (c) The handlers' own cost per event, measured apart from the loop (stable on a loaded machine, where the
 end-to-end figure of (a) moves by more than the cost itself): the session's extension dispatch

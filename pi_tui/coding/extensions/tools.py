@@ -9,10 +9,16 @@ positional arguments (``execute(tool_call_id, params)`` is fine). It returns an 
 ``{"content": [...] | str, "details"?: ..., "terminate"?: bool}``, a ``str`` (one text block) or None
 (empty result). It signals failure by raising: the error message goes to the model as an error result
 (pi: returning a value never sets the error flag).
+
+Abort (Esc). An async ``execute`` still running when the turn's ``signal`` fires is cancelled at once (its
+task gets ``CancelledError``) and the call ends with ``Tool NAME aborted``, as bash and MCP calls do; one that
+ignores the signal no longer keeps the run waiting (tester2 #6: 30 s of "Working..." after Esc). A sync
+``execute`` cannot be interrupted: it runs to its end.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, PrivateAttr
 
 from pi_tui.agent.types import AgentTool, AgentToolResult, AgentToolUpdateCallback
-from pi_tui.ai.abort import AbortSignal
+from pi_tui.ai.abort import AbortError, AbortSignal
 
 ToolExecute = Callable[..., Any]
 
@@ -89,8 +95,30 @@ class ExtensionTool(AgentTool):
         args = (tool_call_id, params, signal, on_update, ctx)[: self._nargs]
         result = self._fn(*args)
         if inspect.isawaitable(result):
-            result = await result
+            result = await until_aborted(result, signal, f"Tool {self.name} aborted")
         return to_tool_result(result, self.name)
+
+
+async def until_aborted(awaitable: Any, signal: AbortSignal | None, message: str) -> Any:
+    """Await ``awaitable``; when ``signal`` fires first, cancel it and raise ``AbortError(message)`` (a
+    cancel of the caller itself is passed on as it is)."""
+    if signal is None:
+        return await awaitable
+    if signal.aborted:
+        if inspect.iscoroutine(awaitable):
+            awaitable.close()
+        raise AbortError(message)
+    task = asyncio.ensure_future(awaitable)
+    remove = signal.add_listener(task.cancel)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if signal.aborted and (current is None or current.cancelling() == 0):
+            raise AbortError(message) from None
+        raise
+    finally:
+        remove()
 
 
 def to_tool_result(result: Any, tool_name: str) -> AgentToolResult:
