@@ -54,6 +54,13 @@ def _item(value: Any) -> CompletionItem:
     return CompletionItem(item_value, str(get("label", "") or ""), str(get("description", "") or ""))
 
 
+class ProviderSuggestions(Suggestions):
+    """Suggestions an extension provider returned: inserted by the stack, current while the text before the
+    cursor still ends with their ``prefix``."""
+
+    from_provider = True
+
+
 class BuiltinSuggestions(dict[str, Any]):
     """The built-in provider's result (``{"prefix", "items"}``), keeping the :class:`Suggestions` it came from
     so the built-in insertion rules (``/name ``, ``@file ``) apply when it reaches the top unchanged."""
@@ -182,7 +189,7 @@ class ProviderStack:
                 if not isinstance(prefix, str) or not isinstance(items, list | tuple):
                     raise TypeError(f"get_suggestions must return {{'prefix': str, 'items': [...]}}, got {result!r}")
                 shown = [_item(i) for i in items]
-                return Suggestions(shown, prefix, "argument") if shown else None
+                return ProviderSuggestions(shown, prefix, "argument") if shown else None
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -152,6 +152,8 @@ class EditorCompletion:
         if suggestions is None:
             return False
         before, row, _ = self._before_cursor()
+        if getattr(suggestions, "from_provider", False):  # an extension's (tui/extension_completion.py)
+            return not before.endswith(suggestions.prefix)
         if suggestions.kind == "command":
             return command_prefix(before, row) is None or before != suggestions.prefix
         if suggestions.kind == "argument":
