@@ -43,6 +43,7 @@ from pi_tui.tui.launch import no_colour_means_none, resume_gc
 from pi_tui.tui.launch import run_app as run_app  # re-exported: the CLI and tests import it from here
 from pi_tui.tui.log_setup import FailureReporter
 from pi_tui.tui.modals import arrival_guard
+from pi_tui.tui.screen_cancel import escape_for
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
@@ -346,11 +347,21 @@ class PiApp(App[int]):
 
     # ------------------------------------------------------------------ key routing
     async def on_event(self, event: events.Event) -> None:
-        """Typed text, Enter, pastes and app keys reach the editor whatever has focus (``key_routing``)."""
+        """Typed text, Enter, pastes and app keys reach the editor whatever has focus (``key_routing``); Ctrl+C
+        closes an open screen as Escape does (``screen_cancel``)."""
         if self._ui_ready and isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
             editor = self.prompt_input
             if arrival_guard.holds(self.screen):  # a dialog that just appeared: typing goes on in the editor
                 editor._forward_event(event)
+                return
+            escape = (escape_for(event, self.screen, self.screen_stack[0], self.keymap)
+                      if isinstance(event, events.Key) else None)
+            if escape is not None:
+                if not editor.text.strip():  # a second Ctrl+C quits; never over a draft
+                    self.key_actions.last_clear = self.now()
+                event.stop()
+                if not await self._check_bindings("escape"):  # its Escape binding at once: a second key finds
+                    await super().on_event(escape)  # the screen closed; else its own Escape key handling
                 return
             if (self.focused is not editor and editor.screen is self.screen
                     and (isinstance(event, events.Paste) or editor_takes_key(event, self.keymap))):

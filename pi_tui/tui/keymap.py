@@ -47,7 +47,7 @@ SCREEN_KEYS: dict[str, list[str]] = {
     # Keys that act only inside one screen (pi's ids): the editor never takes them (``Keymap.action_for`` skips
     # them), so Ctrl+P still cycles models and Enter still sends on the main screen.
     "tui.select.confirm": ["enter", "space"],
-    "tui.select.cancel": ["escape"],
+    "tui.select.cancel": ["escape", "ctrl+c"],  # pi's; Ctrl+C closes every screen (tui/screen_cancel.py)
     "app.models.save": ["ctrl+s"],
     "app.models.enableAll": ["ctrl+a"],
     "app.models.clearAll": ["ctrl+x"],
@@ -104,7 +104,7 @@ DESCRIPTIONS: dict[str, str] = {
     "app.tree.filter.cycleForward": "Tree: next filter",
     "app.tree.filter.cycleBackward": "Tree: previous filter",
     "tui.select.confirm": "/settings, /scoped-models: change the value / toggle the model",
-    "tui.select.cancel": "/settings, /scoped-models: close (a sub-list: back, theme preview undone)",
+    "tui.select.cancel": "Pickers, dialogs, /settings: close (a sub-list: back, theme preview undone)",
     "app.models.save": "/scoped-models: save the selection to settings.json (enabledModels)",
     "app.models.enableAll": "/scoped-models: enable all (or all matching the filter)",
     "app.models.clearAll": "/scoped-models: clear all (or all matching the filter)",
