@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from pi_tui.coding.extensions.modes import print_error
+from pi_tui.coding.extensions.modes import print_error, quiet_runner_log
 
 
 def _matches(search: str | None, label: str, name: str) -> bool:
@@ -33,6 +33,7 @@ async def _rows(options: dict[str, Any], search: str | None) -> list[tuple[str, 
     try:
         if hooks is not None:
             hooks.runtime.error_listeners.append(print_error)
+            quiet_runner_log()  # each error once, as print mode
             await load_extensions(hooks)
         rows = []
         for model in session.models.available_models():  # models with auth (a key, or none needed)

@@ -26,6 +26,15 @@ def print_error(error: ExtensionError) -> None:
     print(f"Extension error: {error.text}", file=sys.stderr)
 
 
+def quiet_runner_log() -> None:
+    """The mode reports each extension error itself: without a log handler, Python's last-resort handler
+    printed the runner's log line of it on stderr too, so ``-p`` (and ``--list-models``) showed every error
+    twice (tester2 #13)."""
+    quiet = logging.getLogger("pi_tui.coding.extensions")
+    if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
+        quiet.addHandler(logging.NullHandler())
+
+
 async def start_mode_extensions(
     session: Any, *, ui: ExtensionUI | None = None, on_error: Callable[[ExtensionError], None] | None = None
 ) -> None:
@@ -37,11 +46,7 @@ async def start_mode_extensions(
             hooks.runtime.set_ui(ui)
         if on_error is not None:
             hooks.runtime.error_listeners.append(on_error)
-            # the mode reports each error itself: without a log handler, Python's last-resort handler printed
-            # the runner's log line of it on stderr too, so -p showed every error twice (tester2 #13)
-            quiet = logging.getLogger("pi_tui.coding.extensions")
-            if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
-                quiet.addHandler(logging.NullHandler())
+            quiet_runner_log()
     start = getattr(session, "start", None)
     if start is not None:
         await start()

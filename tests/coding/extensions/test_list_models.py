@@ -57,3 +57,16 @@ def test_discovered_extensions_are_listed_unless_no_extensions(env: Env, monkeyp
     assert "proxy/big-one" in capsys.readouterr().out
     assert main(["--list-models", "proxy", "--no-extensions"]) == 0
     assert "proxy/big-one" not in capsys.readouterr().out
+
+
+def test_a_broken_extension_is_one_stderr_line_in_a_real_process(env: Env) -> None:
+    """As a real process (no pytest log capture): the runner's log line is not printed as well."""
+    import os
+    import subprocess
+    import sys
+
+    bad = write(env.root / "broken_ext.py", "def activate(pi):\n    raise RuntimeError('boom at load')\n")
+    done = subprocess.run([sys.executable, "-c", "import sys; from pi_tui.cli import main; sys.exit(main())",
+                           "--list-models", "-e", str(bad)], cwd=env.project,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PI_TUI_DIR": str(env.agent_dir)})
+    assert done.returncode == 0 and done.stderr.count("boom at load") == 1, done.stderr
