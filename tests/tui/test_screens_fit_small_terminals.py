@@ -144,3 +144,21 @@ async def test_the_list_keeps_its_rows(home: Path, which: str, size: tuple[int, 
         rows = _row_count(widget)
         assert rows > MIN_ROWS[size[1]], "the test needs more rows than must be seen"
         assert _visible_rows(widget) >= MIN_ROWS[size[1]], (which, size, _visible_rows(widget))
+
+
+async def test_an_extension_question_is_shown_whole_at_60x16(home: Path) -> None:
+    """tester2 #16: at 60x16 the permission gate's select dialog cut the command it asked about (its end, the part
+    that matters, was not shown)."""
+    session, _ = make_session(home, [])
+    app = make_app(session)
+    command = ("rm -rf /tmp/tester2-proj/nothing-here-but-a-very-long-path/that/keeps/going/and/going/and/ends/"
+               "with/IMPORTANT-TAIL")
+    async with app.run_test(size=(60, 16)) as pilot:
+        entries = [PickerEntry(label=label, value=label) for label in ("Allow once", "Always allow", "Block")]
+        screen = await _push(pilot, FuzzyPicker(f"Run this command?\n\n  {command}", entries))
+        await pilot.pause(0.2)
+        title = screen.query_one("#picker-title")
+        lines = title.render_lines(title.region.reset_offset)
+        shown = "".join(strip.text.strip() for strip in lines)
+        assert shown.endswith("IMPORTANT-TAIL") and len(screen.query_one(OptionList)._lines) == 3
+        assert screen.query_one(OptionList).content_region.height >= 3
