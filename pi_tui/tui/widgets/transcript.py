@@ -14,7 +14,7 @@ back into view, and following resumes when the user returns to the bottom.
 Geometry invariants (issue 9): an item whose render at the current width is known has exactly that height in
 the height table (an estimate only stands for an item never rendered in this state at this width), so the end
 of the transcript is always reachable. While scrolled up, the view is anchored to the item at its top line
-(``_ViewAnchor``): changed heights above it, appends, expand/collapse and resizes keep that item at the top
+(``ViewAnchor``): changed heights above it, appends, expand/collapse and resizes keep that item at the top
 (after a width change at the same relative row). New output arriving below a scrolled-up view shows a
 "new output below" line, with the key of ``app.scroll.bottom``, until the view is back at the bottom.
 """
@@ -23,10 +23,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from itertools import zip_longest
 
-from rich.segment import Segment
 from textual import events
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -36,27 +34,25 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from pi_tui.tui.widgets.message_render import NULL_STYLE, RenderContext, blank_strip
+from pi_tui.tui.widgets.message_render import RenderContext, blank_strip
 from pi_tui.tui.widgets.painted_lines import PaintedLines
+from pi_tui.tui.widgets.transcript_anchor import ViewAnchor, find_anchor
 from pi_tui.tui.widgets.transcript_geometry import HeightTable
 from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, TranscriptItem
-from pi_tui.tui.widgets.transcript_scrollbar import TranscriptScrollBar
+from pi_tui.tui.widgets.transcript_rewrap import (
+    BIG_RENDER_LINES,
+    BackgroundRenders,
+    Reflow,
+    fresh_strip,
+    new_output_strip,
+    stand_in_line,
+)
+from pi_tui.tui.widgets.transcript_scrollbar import vertical_bar
 
 FLUSH_INTERVAL = 0.04  # seconds; changed items re-render at most ~25 times a second
 STREAM_FLUSH_INTERVAL = 0.1  # seconds; a streaming reply's new text shows at most 10 times a second
 MAX_CACHED_ITEMS = 300  # rendered items kept in memory; older off-screen renders are dropped (re-rendered on view)
 NEW_OUTPUT_LABEL = "↓ new output below ({key})"
-
-
-@dataclass(frozen=True)
-class _ViewAnchor:
-    """What a scrolled-up view keeps at its top line: ``row`` of ``item``, captured when the item was
-    ``height`` lines high at ``width`` columns (after a width change the row is scaled to the new height)."""
-
-    item: TranscriptItem
-    row: int
-    height: int
-    width: int
 
 
 class Transcript(ScrollView, can_focus=False):
@@ -85,7 +81,7 @@ class Transcript(ScrollView, can_focus=False):
         self.bottom_key = bottom_key  # shown in the "new output below" line (the app passes its keymap's key)
         self.unseen_below = False  # output arrived below the view since the user scrolled up
         self._following = True
-        self._view_anchor: _ViewAnchor | None = None
+        self._view_anchor: ViewAnchor | None = None
         self._quiet = 0  # > 0 while the widget moves its own scroll position (no anchor re-capture)
         self.items: list[TranscriptItem] = []
         self._table = HeightTable()
@@ -101,18 +97,19 @@ class Transcript(ScrollView, can_focus=False):
         self.render_count = 0  # items rendered (for tests and benchmarks)
         self._painted = PaintedLines()  # finished lines of item lines, reused while they stay the same
         self.on_flush: Callable[[], None] | None = None  # called after each coalesced (timer) flush
+        # After a width change the estimates away from the view are redone between events; long items re-render
+        # in a worker thread while their old render stays painted (transcript_rewrap; tester finding #12).
+        self._reflow = Reflow(self._table, lambda: len(self.items),
+                              lambda i, width: self.items[i].guess_height(self.ctx, width))
+        self._reflow_scheduled = False
+        self._background = BackgroundRenders(lambda: self.ctx, self._background_done)
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
-        """The vertical scrollbar: a ``TranscriptScrollBar``, repainted only when its thumb is drawn differently
-        (``Widget.vertical_scrollbar``, which this replaces, makes a plain ``ScrollBar`` the same way)."""
-        if self._vertical_scrollbar is not None:
-            return self._vertical_scrollbar
-        bar = TranscriptScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
-        self._vertical_scrollbar = bar
-        bar.display = False
-        self.app._start_widget(self, bar)
-        return bar
+        """The vertical scrollbar: a ``TranscriptScrollBar`` (repainted only when its thumb is drawn differently)."""
+        if self._vertical_scrollbar is None:
+            self._vertical_scrollbar = vertical_bar(self)
+        return self._vertical_scrollbar
 
     # ----------------------------------------------------------------- geometry
     @property
@@ -183,7 +180,7 @@ class Transcript(ScrollView, can_focus=False):
             self._view_anchor = None
             return
         i, row = found
-        self._view_anchor = _ViewAnchor(self.items[i], row, self._table.heights[i], self._width)
+        self._view_anchor = ViewAnchor(self.items[i], row, self._table.heights[i], self._width)
 
     def _anchor_y(self) -> int | None:
         """Scroll position that puts the anchor back at the top line (``None`` without a live anchor)."""
@@ -285,33 +282,14 @@ class Transcript(ScrollView, can_focus=False):
         item, row = anchor
         i = self._index[id(item)]
         self._following = False
-        self._view_anchor = _ViewAnchor(item, row, self._table.heights[i], self._width)
+        self._view_anchor = ViewAnchor(item, row, self._table.heights[i], self._width)
         self._place()
         self._ensure_visible_rendered()
 
     def _find_anchor(self, new: list[TranscriptItem]) -> tuple[TranscriptItem, int] | None:
         """The item of ``new`` (and row) standing for the current anchor (``replace_items``)."""
         found = self.item_at_line(int(self.scroll_y))
-        if found is None:
-            return None
-        old_i, row = found
-        old = self.items[old_i]
-
-        def key(item: TranscriptItem) -> tuple[str, str]:
-            return type(item).__name__, item.plain_text()
-
-        wanted = key(old)
-        occurrence = sum(1 for it in self.items[:old_i] if key(it) == wanted)
-        matches = [it for it in new if key(it) == wanted]
-        if not matches:
-            return None
-        match = matches[min(occurrence, len(matches) - 1)]
-        if match.fold_owner is not None and match.folded(self.ctx):
-            owner = match.fold_owner  # the outermost summary that is shown
-            while owner.fold_owner is not None and owner.folded(self.ctx):
-                owner = owner.fold_owner
-            return owner, 0
-        return match, row
+        return None if found is None else find_anchor(self.items, found[0], found[1], new, self.ctx)
 
     def clear(self) -> None:
         """Remove every item."""
@@ -320,6 +298,8 @@ class Transcript(ScrollView, can_focus=False):
         self._dirty.clear()
         self._index.clear()
         self._cached.clear()
+        self._reflow.stop()
+        self._background.cancel()
         self.following = True
         self._place()
 
@@ -332,7 +312,7 @@ class Transcript(ScrollView, can_focus=False):
         if anchor is not None and anchor.item is item:
             # Keep the view on what follows the removed item.
             k = i + 1 if i + 1 < len(self.items) else i - 1
-            self._view_anchor = None if k < 0 else _ViewAnchor(self.items[k], 0, self._table.heights[k], self._width)
+            self._view_anchor = None if k < 0 else ViewAnchor(self.items[k], 0, self._table.heights[k], self._width)
         del self.items[i]
         self._table.delete(i)
         self._index = {id(it): k for k, it in enumerate(self.items)}
@@ -403,13 +383,44 @@ class Transcript(ScrollView, can_focus=False):
         return lo, hi
 
     def _render_item(self, i: int, width: int) -> bool:
-        """Render item ``i`` at ``width`` (a no-op when cached) and store its exact height; True if it changed."""
+        """Render item ``i`` at ``width`` (a no-op when cached) and store its exact height; True if it changed.
+        A long item that is not cheap to re-render goes to the background (``_renders_in_background``) and
+        stays dirty, its old render painted, until ``_background_done``."""
         item = self.items[i]
+        if self._background.busy(item):
+            return False
         if not item.is_cached(self.ctx, width):
+            if self._renders_in_background(item, width):
+                self._background.request(item, width)
+                return False
             item.strips(self.ctx, width)
             self._note_rendered(item)
         self._dirty.discard(i)
         return self._table.set(i, len(item.strips(self.ctx, width)))
+
+    def _renders_in_background(self, item: TranscriptItem, width: int) -> bool:
+        """True for an item whose latest render was long (``BIG_RENDER_LINES``), unless it is a streaming reply
+        already rendered at ``width`` (then only its new blocks render: cheap)."""
+        hint = item.height_hint
+        if hint is None or hint <= BIG_RENDER_LINES or not self.is_mounted:
+            return False
+        return not (isinstance(item, AssistantItem) and item.streaming and item.last_strips(width))
+
+    def _background_done(self, item: TranscriptItem, width: int) -> None:
+        """A background render of ``item`` at ``width`` finished (on the event loop): take its height if it is
+        still the current render, then render (or queue) what else is in view and repaint."""
+        i = self._index.get(id(item))
+        if i is None or not self.is_mounted:
+            return
+        if width == self._width and item.is_cached(self.ctx, width):
+            self._note_rendered(item)
+            self._dirty.discard(i)
+            if self._table.set(i, len(item.strips(self.ctx, width))):
+                self._place()
+        else:
+            self._dirty.add(i)
+        self._ensure_visible_rendered()
+        self.refresh()
 
     def flush(self) -> None:
         """Render dirty items that are on screen (or all dirty ones while following the tail)."""
@@ -440,7 +451,7 @@ class Transcript(ScrollView, can_focus=False):
             for old_key in list(self._cached)[: len(self._cached) - MAX_CACHED_ITEMS]:
                 old = self._cached[old_key]
                 idx = self._index.get(old_key)
-                if idx is not None and lo <= idx <= hi:
+                if (idx is not None and lo <= idx <= hi) or self._background.busy(old):
                     continue
                 del self._cached[old_key]
                 old.evict()
@@ -483,7 +494,8 @@ class Transcript(ScrollView, can_focus=False):
         above = range(view_lo - 1, lo - 1, -1)
         below = range(view_hi + 1, hi + 1)
         for i in (k for pair in zip_longest(above, below) for k in pair if k is not None):
-            if i in wait or self.items[i].is_cached(self.ctx, width):
+            item = self.items[i]
+            if i in wait or self._background.busy(item) or item.is_cached(self.ctx, width):
                 continue
             if self._render_item(i, width):
                 self._place()
@@ -496,9 +508,30 @@ class Transcript(ScrollView, can_focus=False):
         width = self.content_width
         if width != self._width:
             self._width = width
-            self._table.set_all([item.guess_height(self.ctx, width) for item in self.items])
+            self._reflow.start(width)
+            # The items near the view get their estimates now, the rest between the next events (_reflow_step).
+            lo, hi = self._visible_range(margin=2 * self._viewport_height())
+            self._reflow.estimate(lo, hi)
+            self._schedule_reflow()
         self._place()
         self._ensure_visible_rendered()
+
+    def _schedule_reflow(self) -> None:
+        if self._reflow.pending and not self._reflow_scheduled and self.is_mounted:
+            self._reflow_scheduled = True
+            self.call_later(self._reflow_step)
+
+    def _reflow_step(self) -> None:
+        """Redo one chunk of height estimates at the current width (after a resize), then the next one later."""
+        self._reflow_scheduled = False
+        if self._reflow.width != self._width:
+            self._reflow.start(self._width)
+        more = self._reflow.step()
+        self._place()
+        if more:
+            self._schedule_reflow()
+        else:
+            self._ensure_visible_rendered()
 
     def on_mount(self) -> None:
         self._width = self.content_width
@@ -518,18 +551,10 @@ class Transcript(ScrollView, can_focus=False):
         self._ensure_visible_rendered()
         self.refresh()
 
-    def _new_output_strip(self, width: int) -> Strip:
-        t = self.ctx.theme
-        label = f" {NEW_OUTPUT_LABEL.format(key=self.bottom_key)} "[:width]
-        left = max(0, (width - len(label)) // 2)
-        style = t.fg("accent", bold=True) + t.bg("selectedBg")
-        segments = [Segment(" " * left, NULL_STYLE), Segment(label, style),
-                    Segment(" " * max(0, width - left - len(label)), NULL_STYLE)]
-        return Strip(segments, width)
-
     def _line_source(self, y: int) -> Strip | None:
         """The item line row ``y`` of the view shows (a blank line past the end; ``None``: the "new output below"
-        line)."""
+        line). An item without a render at this width (a resize) or re-rendering in the background shows a line
+        of its latest render at another width (``stand_in_line``: the old layout until the new one is ready)."""
         if self.unseen_below and not self._following and y == self._viewport_height() - 1:
             return None
         width = self._width or self.scrollable_content_region.width or self.size.width
@@ -538,6 +563,8 @@ class Transcript(ScrollView, can_focus=False):
             return blank_strip(width)
         i, row = found
         item = self.items[i]
+        if self._background.busy(item):
+            return stand_in_line(item, row, self._table.heights[i]) or blank_strip(width)
         if item.is_cached(self.ctx, width):
             strips = item.strips(self.ctx, width)
         else:
@@ -550,6 +577,8 @@ class Transcript(ScrollView, can_focus=False):
             if not self._repaint_pending and self._flush_timer is None:
                 self._repaint_pending = True
                 self.call_later(self._repaint_stale)
+            if not strips:
+                return stand_in_line(item, row, self._table.heights[i]) or blank_strip(width)
         return strips[row] if row < len(strips) else blank_strip(width)
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -560,15 +589,11 @@ class Transcript(ScrollView, can_focus=False):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
         if self.unseen_below and not self._following and y == self._viewport_height() - 1:
-            return self._new_output_strip(width)
+            return new_output_strip(self.ctx, NEW_OUTPUT_LABEL.format(key=self.bottom_key), width)
         cached = self._line_source(y)
         if cached is None:
             return blank_strip(width)
-        # Hand Textual a fresh Strip: it caches crop/extend results on the strip itself (often the strip itself, a
-        # reference cycle), which would leave every cached line to the full garbage collector (bench: 58 gen-2
-        # collections of ~75 ms while paging through 2,000 messages).
-        fresh = Strip(list(cached), cached.cell_length)
-        return fresh if cached.cell_length == width else fresh.crop_extend(0, width, None)
+        return fresh_strip(cached, width)
 
     # ----------------------------------------------------------------- input
     def on_click(self, event: events.Click) -> None:

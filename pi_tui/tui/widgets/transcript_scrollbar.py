@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 
 
 class TranscriptScrollBar(ScrollBar):
@@ -51,3 +52,12 @@ class TranscriptScrollBar(ScrollBar):
         else:
             self._drawn = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+
+def vertical_bar(widget: Widget) -> TranscriptScrollBar:
+    """A hidden vertical ``TranscriptScrollBar`` started as a child of ``widget``, the way
+    ``Widget.vertical_scrollbar`` makes its plain ``ScrollBar``."""
+    bar = TranscriptScrollBar(vertical=True, name="vertical", thickness=widget.scrollbar_size_vertical)
+    bar.display = False
+    widget.app._start_widget(widget, bar)
+    return bar
