@@ -78,23 +78,30 @@ class TranscriptItem:
         key = (width, ctx.generation, self.version, folded)
         if self._key == key:
             return self._strips
-        self._key = key
-        if folded:
-            self._strips = []
-        else:
-            self._strips = self.build(ctx, width) + [blank_strip(width)]
-            if self._measured_for != (ctx.generation, self.version):
+        # The key is taken before building and stored after it: a render in a worker thread (the transcript's
+        # background re-wrap) while the item changes stands for the state it started from, and a build that
+        # raises leaves no key claiming the old strips.
+        strips = [] if folded else self.build(ctx, width) + [blank_strip(width)]
+        if not folded:
+            state = (key[1], key[2])
+            if self._measured_for != state:
                 self._measured = {}
-                self._measured_for = (ctx.generation, self.version)
-            self._measured[width] = len(self._strips)
-            self._last_measure = (width, len(self._strips))
-        return self._strips
+                self._measured_for = state
+            self._measured[width] = len(strips)
+            self._last_measure = (width, len(strips))
+        self._strips, self._key = strips, key
+        return strips
 
     def last_strips(self, width: int) -> list[Strip]:
         """The latest render at ``width``, even if the item changed since (``[]`` when there is none): what
         the transcript paints until the new render is made, instead of blank lines (issue 9: the transcript
         flashed blank while a reply streamed)."""
         return self._strips if self._key is not None and self._key[0] == width else []
+
+    def latest_strips(self) -> list[Strip]:
+        """The latest render at whatever width (``[]`` when there is none): what the transcript paints after a
+        resize until the render at the new width is made (tester finding #12)."""
+        return self._strips if self._key is not None else []
 
     def evict(self) -> None:
         """Drop the cached strips (memory); the measured heights are kept."""

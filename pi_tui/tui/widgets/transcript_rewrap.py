@@ -26,6 +26,7 @@ from typing import Any
 from rich.segment import Segment
 from textual.strip import Strip
 
+from pi_tui.tui.widgets.item_base import TranscriptItem
 from pi_tui.tui.widgets.message_render import NULL_STYLE, RenderContext
 from pi_tui.tui.widgets.transcript_geometry import HeightTable
 
@@ -33,16 +34,11 @@ BIG_RENDER_LINES = 300  # an item whose latest render had more lines re-renders 
 REFLOW_CHUNK = 1500  # height estimates redone per event-loop turn after a width change
 
 
-def latest_render(item: Any) -> list[Strip]:
-    """The item's latest render at whatever width (``[]`` when it has none, e.g. never rendered or evicted)."""
-    return item._strips if item._key is not None else []  # type: ignore[no-any-return]
-
-
-def stand_in_line(item: Any, row: int, height: int) -> Strip | None:
+def stand_in_line(item: TranscriptItem, row: int, height: int) -> Strip | None:
     """Line ``row`` of ``item`` (``height`` lines in the height table) from its latest render at any width (the
     caller crops or pads it): the top half of the item is aligned at its top, the bottom half at its bottom (the
     tail of a followed reply stays the tail). ``None`` when there is no such line (no render: a blank line)."""
-    old = latest_render(item)
+    old = item.latest_strips()
     if not old:
         return None
     k = row if row < height // 2 else len(old) - (height - row)
