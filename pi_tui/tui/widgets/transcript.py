@@ -543,7 +543,12 @@ class Transcript(ScrollView, can_focus=False):
             self.following = new_value >= self.max_scroll_y - 1
             self._capture_anchor()
         if round(old_value) != round(new_value):
-            self.call_later(self._ensure_visible_rendered)
+            if self._quiet:
+                self.call_later(self._ensure_visible_rendered)
+            else:
+                # What the user's scroll brings into view renders before the next paint: one screen update per
+                # page key (issue 15: 1.8 on average, the first showing the moved view with stale lines).
+                self._ensure_visible_rendered()
 
     def _repaint_stale(self) -> None:
         """Render what ``render_line`` painted from a stale render, then repaint (even when no height moved)."""
