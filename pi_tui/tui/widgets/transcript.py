@@ -483,7 +483,7 @@ class Transcript(ScrollView, can_focus=False):
     def _render_margin(self) -> None:
         """Render one page above and below the view (ready for the next page key) once the view is painted: one
         item per call, nearest to the view first, each next one after the messages already waiting (a key pressed
-        meanwhile waits for one item's render, not for a page of them)."""
+        meanwhile waits for one item's render, not for a page of them). Heights are not touched (see below)."""
         self._margin_pending = False
         if not self.items or not self.is_mounted:
             return
@@ -495,10 +495,13 @@ class Transcript(ScrollView, can_focus=False):
         below = range(view_hi + 1, hi + 1)
         for i in (k for pair in zip_longest(above, below) for k in pair if k is not None):
             item = self.items[i]
-            if i in wait or self._background.busy(item) or item.is_cached(self.ctx, width):
+            if (i in wait or self._background.busy(item) or item.is_cached(self.ctx, width)
+                    or self._renders_in_background(item, width)):  # long ones: in the background, once in view
                 continue
-            if self._render_item(i, width):
-                self._place()
+            # Its height is taken when it comes into view (``_render_item`` then finds the render cached): taking
+            # it now moved the view's scroll offset under an unchanged screen, one more full repaint per page.
+            item.strips(self.ctx, width)
+            self._note_rendered(item)
             self._margin_pending = True
             self.call_later(self._render_margin)
             return
