@@ -147,6 +147,7 @@ async def _pi_child(session_path: str, cwd: str, markers: list[str], last_needle
         up = await page("pageup", lambda: tr.scroll_y <= 0)
         down = await page("pagedown", lambda: tr.scroll_y >= tr.max_scroll_y)
         out["page_cpu_ms"] = (time.process_time() - cpu0) * 1000 / max(1, len(up) + len(down))
+        out["rss_peak_after_scroll_mb"] = _peak_rss_mb()  # before the appends (their agent turns send 10k messages)
         gc.callbacks.remove(on_gc)
         # At a terminal's key-repeat rate (one PageUp every 33 ms, the next one sent 33 ms after the previous
         # one or when its screen update came, whichever is later), from the middle (items not rendered lately).
@@ -412,6 +413,7 @@ def main(argv: list[str]) -> int:
         "stream_append_total_ms": pi["stream_append_total_ms"], "stream_lag_p95_ms": pi["stream_lag_p95_ms"],
         "stream_lag_max_ms": pi["stream_lag_max_ms"],
         "rss_interactive_mb": pi["rss_interactive_mb"], "rss_peak_mb": pi["rss_peak_mb"],
+        "rss_peak_after_scroll_mb": pi["rss_peak_after_scroll_mb"],
         "resize_ms": pi["resize_ms"], "resize_max_ms": max(pi["resize_ms"]),
         "markers_expected": pi["markers_expected"], "markers_missing": pi["markers_missing"][:50],
         "markers_missing_count": len(pi["markers_missing"]), "transcript_items": pi["items"],
@@ -457,8 +459,11 @@ def main(argv: list[str]) -> int:
          f"{r['stream_append_total_ms']:.0f} ms"),
         ("streamed 2 KB reply: loop lag p95 ms", r["stream_lag_p95_ms"], f"max {r['stream_lag_max_ms']:.1f} ms"),
         ("RSS at interactive MB", r["rss_interactive_mb"], f"baseline {r['base_rss_interactive_mb']:.1f} MB"),
-        ("RSS peak after full scroll MB", r["rss_peak_mb"], f"target <= 120: {met(r['rss_peak_mb'] <= 120)}; "
-         f"baseline peak {r['base_rss_peak_mb']:.1f} MB, ratio {r['ratio_rss']:.3f}"),
+        ("RSS peak after full scroll MB", r["rss_peak_after_scroll_mb"],
+         f"target <= 120: {met(r['rss_peak_after_scroll_mb'] <= 120)}"),
+        ("RSS peak at the end MB", r["rss_peak_mb"], f"after 3 appended and 1 streamed reply (each agent turn sends "
+         f"the whole context); target <= 120: {met(r['rss_peak_mb'] <= 120)}; baseline peak "
+         f"{r['base_rss_peak_mb']:.1f} MB, ratio {r['ratio_rss']:.3f}"),
         ("resize re-wrap (visible part) ms", r["resize_max_ms"],
          f"max of 120->100->120 cols {[round(x, 1) for x in r['resize_ms']]} (CPU ms "
          f"{[round(x, 1) for x in r['resize_cpu_ms']]}); target <= 100: {met(r['resize_max_ms'] <= 100)}"),

@@ -139,7 +139,9 @@ class Transcript(ScrollView, can_focus=False):
     def _viewport_height(self) -> int:
         return self.scrollable_content_region.height or self.size.height or 24
 
-    def _sync_virtual_size(self) -> None:
+    def _sync_virtual_size(self, repaint: bool = True) -> None:
+        """Apply the height table's total to the scroll range (``repaint=False``: no line in view moved, only
+        the scrollbar changes)."""
         size = Size(self._width or self.content_width, self.total_height)
         if size == self.virtual_size:
             return
@@ -152,7 +154,8 @@ class Transcript(ScrollView, can_focus=False):
                 # reactive): while the scrollbar's visibility stays the same only the scroll range changes.
                 self.set_reactive(Widget.virtual_size, size)
                 self._scroll_update(size)
-                self.refresh()
+                if repaint:
+                    self.refresh()
             else:
                 self.virtual_size = size
         finally:
@@ -498,10 +501,15 @@ class Transcript(ScrollView, can_focus=False):
             if (i in wait or self._background.busy(item) or item.is_cached(self.ctx, width)
                     or self._renders_in_background(item, width)):  # long ones: in the background, once in view
                 continue
-            # Its height is taken when it comes into view (``_render_item`` then finds the render cached): taking
-            # it now moved the view's scroll offset under an unchanged screen, one more full repaint per page.
-            item.strips(self.ctx, width)
+            # An item above the view takes its height when it comes into view (``_render_item`` then finds the
+            # render cached): taking it now moved the view's scroll offset under an unchanged screen, one more full
+            # repaint per page. One below takes it now (only the scroll range and the scrollbar change): an end
+            # estimated too short made the last page look like the end, and following it jumped over lines.
+            strips = item.strips(self.ctx, width)
             self._note_rendered(item)
+            if i > view_hi and self._table.set(i, len(strips)):
+                self._dirty.discard(i)
+                self._sync_virtual_size(repaint=False)
             self._margin_pending = True
             self.call_later(self._render_margin)
             return
