@@ -248,3 +248,32 @@ async def run_ops(ops: list[tuple[Any, ...]]) -> None:
 def test_any_resize_scroll_stream_sequence_keeps_the_tail_and_every_message_reachable(
         ops: list[tuple[Any, ...]]) -> None:
     asyncio.run(run_ops(ops))
+
+
+@pytest.mark.anyio
+async def test_expanding_a_huge_prompt_renders_it_off_the_event_loop() -> None:
+    """Tester2 #19: Ctrl+O on a session holding a 30,000-line pasted prompt froze the app for ~29 s (the expanded
+    prompt rendered on the event loop); here 3,000 lines, rendered in the worker thread while keys are taken."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        t = app.transcript
+        prompt = UserItem("\n".join(f"row {i:06d} " + "y" * 60 for i in range(3000)))
+        t.extend([prompt, AssistantItem(AssistantMessage(content=[TextContent(text="ok")]))])
+        await idle(pilot, t)
+        assert (prompt.height_hint or 0) < 20  # shown collapsed
+        threads: list[int] = []
+        renders_on(prompt, threads)
+        t.scroll_home_now()
+        await pilot.pause()
+        app.ctx.expand_tools = True  # what Ctrl+O does (key_actions.toggle_expand)
+        prompt.changed()
+        t.item_changed(prompt, new_output=False)
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.editor.text == "x"
+        await idle(pilot, t)
+        assert threads and threading.get_ident() not in threads
+        assert "row 002999" in t.visible_text() and "ok" in t.visible_text().split()  # expanded, the end in view
+        t.scroll_home_now()
+        await idle(pilot, t)
+        assert "row 000000" in t.visible_text()

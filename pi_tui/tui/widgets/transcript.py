@@ -51,7 +51,7 @@ from pi_tui.tui.widgets.transcript_scrollbar import vertical_bar
 
 FLUSH_INTERVAL = 0.04  # seconds; changed items re-render at most ~25 times a second
 STREAM_FLUSH_INTERVAL = 0.1  # seconds; a streaming reply's new text shows at most 10 times a second
-MAX_CACHED_ITEMS = 300  # rendered items kept in memory; older off-screen renders are dropped (re-rendered on view)
+MAX_CACHED_ITEMS = 120  # rendered items kept in memory (the view and a page around it need ~20-60); older off-screen renders are dropped (re-rendered on view)
 NEW_OUTPUT_LABEL = "↓ new output below ({key})"
 
 
@@ -402,10 +402,14 @@ class Transcript(ScrollView, can_focus=False):
         return self._table.set(i, len(item.strips(self.ctx, width)))
 
     def _renders_in_background(self, item: TranscriptItem, width: int) -> bool:
-        """True for an item whose latest render was long (``BIG_RENDER_LINES``), unless it is a streaming reply
-        already rendered at ``width`` (then only its new blocks render: cheap)."""
+        """True for an item rendered before whose latest render or whose text is long (``BIG_RENDER_LINES``: a
+        collapsed 30,000-line prompt that Ctrl+O expands, tester2 #19), unless it is a streaming reply already
+        rendered at ``width`` (then only its new blocks render: cheap). A first render is never in the background
+        (nothing to paint meanwhile)."""
         hint = item.height_hint
-        if hint is None or hint <= BIG_RENDER_LINES or not self.is_mounted:
+        if hint is None or not self.is_mounted:
+            return False
+        if hint <= BIG_RENDER_LINES and item.estimate_height(width) <= BIG_RENDER_LINES:
             return False
         return not (isinstance(item, AssistantItem) and item.streaming and item.last_strips(width))
 
@@ -486,7 +490,7 @@ class Transcript(ScrollView, can_focus=False):
     def _render_margin(self) -> None:
         """Render one page above and below the view (ready for the next page key) once the view is painted: one
         item per call, nearest to the view first, each next one after the messages already waiting (a key pressed
-        meanwhile waits for one item's render, not for a page of them). Heights are not touched (see below)."""
+        meanwhile waits for one item's render, not for a page of them). Which heights are taken now: see below."""
         self._margin_pending = False
         if not self.items or not self.is_mounted:
             return
