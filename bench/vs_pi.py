@@ -106,9 +106,12 @@ def ratios(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _arg(argv: list[str], name: str, default: str) -> str:
-    for a in argv:
+    """``--name=VALUE`` or ``--name VALUE`` (the space form was ignored: ``--rates 2000`` ran both rates)."""
+    for i, a in enumerate(argv):
         if a.startswith(f"--{name}="):
             return a.split("=", 1)[1]
+        if a == f"--{name}" and i + 1 < len(argv):
+            return argv[i + 1]
     return default
 
 
