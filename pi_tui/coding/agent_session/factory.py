@@ -315,7 +315,7 @@ def create_agent_session(
         manager.append_thinking_level_change(level)
     warnings += [*trust_status.errors, *resources.warnings()]  # trust.json, bad skill/template files, clashes
     warnings += attach_resources(session, resources)  # /template and /skill:name in session.commands
-    attach_mcp(session, tools=tools, no_mcp=no_mcp)  # session.mcp: its servers are started by the front end
+    mcp = attach_mcp(session, tools=tools, no_mcp=no_mcp)  # session.mcp: its servers are started by the front end
     for warning in dict.fromkeys([*warnings, *settings_manager.drain_errors()]):  # settings.json problems too
         session.startup_warnings.append(warning)
     hooks = attach_extensions(  # loaded by session.start() (each mode calls it once its UI is bound)
@@ -324,6 +324,7 @@ def create_agent_session(
         flag_args=extension_flags or [],
     )
     hooks.runtime.reload_hooks.append(reload_hook(session, settings_manager))  # /reload: settings, models.json
+    hooks.runtime.reload_hooks.append(mcp.reload)  # /reload: mcp.json (servers added/removed/changed)
     return session
 
 

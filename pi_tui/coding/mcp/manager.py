@@ -31,12 +31,31 @@ _configured_log_files: set[Path] = set()
 
 
 @dataclass(frozen=True)
+class McpReload:
+    """What :meth:`McpManager.apply_config` changed: server names added (and started), removed (stopped),
+    changed (restarted with the new entry) and unchanged (left running as they are)."""
+
+    added: list[str]
+    removed: list[str]
+    changed: list[str]
+    unchanged: list[str]
+
+    def summary(self) -> str:
+        """``"time added, git removed, fault restarted"`` or ``"no server changed"``."""
+        parts = [f"{n} added" for n in self.added] + [f"{n} removed" for n in self.removed]
+        parts += [f"{n} restarted" for n in self.changed]
+        return ", ".join(parts) or "no server changed"
+
+
+@dataclass(frozen=True)
 class McpChange:
     """``server`` changed: its ``state`` (and ``error`` when failed/disconnected) or its tools."""
 
     server: str
     state: ServerState
     error: str | None
+    removed: bool = False
+    """True when the server is no longer configured (``/reload`` after it left ``mcp.json``)."""
 
 
 McpListener = Callable[[McpChange], Any]
@@ -92,6 +111,7 @@ i.e. in the agent dir. ``errors`` holds the configuration errors (reported once 
                                    auth_path=self.auth_path)
             for name, server in config.servers.items()
         }
+        self.loaded: dict[str, McpServerConfig] = dict(config.servers)  # the entries as read (apply_config)
         self.disabled_tools: set[str] = set()
         self._tools: dict[str, list[McpAgentTool]] = {}
         self._listeners: list[McpListener] = []
@@ -121,6 +141,54 @@ i.e. in the agent dir. ``errors`` holds the configuration errors (reported once 
         self._started = True
         for connection in self.connections.values():
             connection.start()
+
+    async def apply_config(self, config: McpConfigLoad) -> McpReload:
+        """Bring the servers in line with a fresh read of ``mcp.json`` (``/reload``, pi 1.x docs/mcp.md "Run
+        /reload after adding, removing, or changing a server outside the session"): a server no longer
+        configured is stopped and dropped, a new one added (and started when the manager has started), one whose
+        entry changed is restarted with the new entry; an unchanged one keeps running as it is (its connection,
+        tools and this session's switches stay). Servers an ACP client passed (``source == "client"``) are not
+        in the files and are kept. ``errors`` becomes the new load's errors. Listeners hear every change."""
+        self.errors = list(config.errors)
+        from_files = {n for n, c in self.connections.items() if c.config.source != "client"}
+        removed = [n for n in from_files if n not in config.servers]
+        added: list[str] = []
+        changed: list[str] = []
+        unchanged: list[str] = []
+        closing: list[McpConnection] = []
+        for name in removed:
+            gone = self.connections.pop(name)
+            gone.on_change = None  # stopping it is no news: listeners hear "removed"
+            closing.append(gone)
+            self._tools.pop(name, None)
+            self.loaded.pop(name, None)
+        for name, server in config.servers.items():
+            if name in self.connections and name not in from_files:  # an ACP client's server of that name wins
+                continue
+            if name in self.connections and self.loaded.get(name) == server:
+                unchanged.append(name)
+                continue
+            (changed if name in self.connections else added).append(name)
+            old = self.connections.pop(name, None)
+            if old is not None:
+                old.on_change = None  # its closing is no news: the new connection reports
+                closing.append(old)
+            self._tools.pop(name, None)
+            self.connections[name] = McpConnection(server, log_dir=self.log_dir, on_change=self._on_connection_change,
+                                                   auth_path=self.auth_path)
+            self.loaded[name] = server
+        order = [*config.servers, *(n for n in self.connections if n not in config.servers)]
+        self.connections = {n: self.connections[n] for n in order if n in self.connections}
+        await asyncio.gather(*(c.close() for c in closing), return_exceptions=True)
+        for name in removed:
+            self._emit(McpChange(name, "disabled", None, removed=True))
+        for name in [*added, *changed]:
+            connection = self.connections[name]
+            if self._started:
+                connection.start()  # reports "connecting"
+            else:
+                self._emit(McpChange(name, connection.state, connection.error))
+        return McpReload(added=added, removed=removed, changed=changed, unchanged=unchanged)
 
     async def wait_ready(self, limit_s: float | None = None) -> None:
         """Wait until every started server finished its connection attempt (or ``limit_s`` seconds passed)."""

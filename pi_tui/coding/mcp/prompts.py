@@ -125,7 +125,8 @@ def sync_prompt_commands(
 
     def on_change(change: McpChange) -> None:
         connection = manager.connections.get(change.server)
-        if connection is None:
+        if connection is None:  # no longer configured (/reload): its prompts go too
+            registry.remove_owner("mcp", change.server)
             return
         if change.state == "connected":
             register_server_prompts(registry, connection, send, notify)

@@ -11,6 +11,8 @@ registry and ``send_prompt(text)`` runs a prompt (for ``/mcp:server:prompt``).
   ``--tools`` patterns that start with ``mcp__`` (pi: other entries do not remove MCP tools).
 - A server that fails or disconnects is reported once per failure, with the reason (pi reports failed
   connections once after startup); a reconnect that succeeds after that is reported too.
+- :meth:`reload` (``/reload``) reads ``mcp.json`` again and starts, stops or restarts the servers that were
+  added, removed or changed; unchanged ones keep running.
 - :meth:`before_prompt` waits, before the first prompt only, up to :data:`FIRST_PROMPT_WAIT_S` for servers that
   are still connecting (pi: "The first prompt waits up to 10 seconds ... for servers with direct tools"). It runs
   in the session's prompt path (the link's prompt attacher, :func:`~pi_tui.coding.mcp.wiring.attach_mcp`), so every
@@ -27,7 +29,8 @@ from typing import Any
 from pi_tui.agent.types import AgentTool
 from pi_tui.ai.types import UserContent
 from pi_tui.coding.extensions.registries import CommandRegistry
-from pi_tui.coding.mcp.manager import McpChange, McpManager
+from pi_tui.coding.mcp.config import McpConfigLoad
+from pi_tui.coding.mcp.manager import McpChange, McpManager, McpReload
 from pi_tui.coding.mcp.prompts import sync_prompt_commands
 from pi_tui.coding.mcp.resources import read_mentions
 from pi_tui.coding.mcp.tools import McpAgentTool
@@ -60,8 +63,10 @@ class McpSessionLink:
         tool_patterns: Sequence[str] | None = None,
         enabled: bool = True,
         notify_run: Callable[[str, str], Any] | None = None,
+        loader: Callable[[], McpConfigLoad] | None = None,
     ) -> None:
         self.manager = manager
+        self._loader = loader  # reads mcp.json again (reload)
         self._notify_run = notify_run or notify  # the servers' states: about this run, shown but not saved
         self.enabled = enabled
         self._set_tools = set_tools
@@ -114,6 +119,23 @@ class McpSessionLink:
     def refresh(self) -> None:
         """Push :meth:`tools` to the session (after a per-session switch in ``/mcp``)."""
         self._set_tools(list(self.tools()))
+
+    async def reload(self) -> McpReload | None:
+        """``/reload``: read ``mcp.json`` again (through ``loader``) and apply it
+        (:meth:`McpManager.apply_config`: added servers start, removed ones stop, changed ones restart,
+        unchanged ones keep running); its errors are reported once and one line says what changed.
+        None without a loader. With MCP off (``--no-mcp``) the new entries are listed, disabled."""
+        if self._loader is None:
+            return None
+        result = await self.manager.apply_config(self._loader())
+        for name in [*result.removed, *result.changed]:
+            self._reported.pop(name, None)
+        for error in self.manager.errors if self.enabled else []:
+            self._notify_run("warning", f"MCP config: {error}")
+        if self.enabled and (result.added or result.removed or result.changed):
+            self._notify_run("info", f"MCP: mcp.json reloaded: {result.summary()}")
+        self.refresh()
+        return result
 
     def _on_change(self, change: McpChange) -> None:
         self.refresh()

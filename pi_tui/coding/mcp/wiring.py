@@ -18,7 +18,7 @@ from typing import Any
 
 from pi_tui.agent.types import AgentTool
 from pi_tui.coding.extensions.registries import CommandRegistry
-from pi_tui.coding.mcp.config import load_mcp_config
+from pi_tui.coding.mcp.config import McpConfigLoad, load_mcp_config
 from pi_tui.coding.mcp.manager import McpManager, mcp_log_dir
 from pi_tui.coding.mcp.names import PREFIX
 from pi_tui.coding.mcp.session_link import McpSessionLink
@@ -49,13 +49,16 @@ def build_session_link(
     """The session's MCP link (module docstring); never raises for bad config (errors are reported at start)."""
     from pi_tui.coding.resources.trust import is_trusted
 
-    trusted = is_trusted(cwd, agent_dir)
-    config = load_mcp_config(cwd, project_trusted=trusted, agent_dir=agent_dir)
     _builtin, patterns = split_tool_names(tools)
     disabled = no_mcp or (tools is not None and len(tools) == 0)
-    if disabled:  # listed in /mcp as disabled, never started
-        config.servers = {name: dataclasses.replace(c, enabled=False) for name, c in config.servers.items()}
-    manager = McpManager(config, log_dir=mcp_log_dir(agent_dir))
+
+    def load() -> McpConfigLoad:  # at start and on /reload (trust may have changed meanwhile)
+        config = load_mcp_config(cwd, project_trusted=is_trusted(cwd, agent_dir), agent_dir=agent_dir)
+        if disabled:  # listed in /mcp as disabled, never started
+            config.servers = {name: dataclasses.replace(c, enabled=False) for name, c in config.servers.items()}
+        return config
+
+    manager = McpManager(load(), log_dir=mcp_log_dir(agent_dir))
     return McpSessionLink(
         manager,
         set_tools=set_tools,
@@ -65,6 +68,7 @@ def build_session_link(
         send_prompt=send_prompt,
         tool_patterns=patterns,
         enabled=not disabled,
+        loader=load,
     )
 
 
