@@ -13,9 +13,15 @@ project entry without ``command``/``url``/``type`` only overrides ``enabled``/``
 ``~/`` in ``command``, an argument or ``cwd`` names the home directory; a relative ``cwd`` resolves against the
 session directory. Invalid entries are reported in :attr:`McpConfigLoad.errors` and skipped; the others load.
 
+An HTTP entry may have an ``oauth`` block (pi 1.x docs/mcp.md "Authenticate with OAuth"), :class:`McpOAuthConfig`:
+``clientId``/``clientSecret`` (a client registered with the authorization server beforehand; the secret may use
+``${VAR}``), ``scope`` (space-separated, for servers that advertise none), ``callbackPort`` / ``callbackUrl``
+(the redirect URI, HTTP on ``localhost``, ``127.0.0.1`` or ``[::1]``) and ``clientName`` (the name sent when
+registering). ``clientRegistration`` and ``authServerMetadataUrl`` are reported as not supported and ignored.
+
 Expanded ``env`` and ``headers`` values are registered with :mod:`pi_tui.ai.secret_redaction`, so a token that
 ends up in a tool result or error text is redacted from session files, logs and exports.
-Not supported (pi 1.x has them): ``!command`` values, OAuth, ``exposure``/``toolExposure``.
+Not supported (pi 1.x has them): ``!command`` values, ``exposure``/``toolExposure``.
 """
 
 from __future__ import annotations
@@ -46,6 +52,22 @@ Source = Literal["user", "project", "client"]
 
 
 @dataclass(frozen=True)
+class McpOAuthConfig:
+    """The ``oauth`` block of an HTTP entry (module docstring); every field optional.
+
+    ``callback_url`` is the redirect URI as written (None: ``http://127.0.0.1:<callback_port or a free
+    port>/callback``); ``client_secret`` is already ``${VAR}``-expanded and registered as a secret.
+    """
+
+    client_id: str | None = None
+    client_secret: str | None = None
+    client_name: str | None = None
+    scope: str | None = None
+    callback_port: int | None = None
+    callback_url: str | None = None
+
+
+@dataclass(frozen=True)
 class McpServerConfig:
     """One usable server entry, ``${VAR}`` and ``~`` already expanded.
 
@@ -66,6 +88,7 @@ class McpServerConfig:
     description: str | None = None
     source: Source = "user"
     path: Path | None = None
+    oauth: McpOAuthConfig | None = None
 
     def summary(self) -> str:
         """``command arg…`` or the URL, for listings (no env or header values: they may be secrets)."""
@@ -206,10 +229,19 @@ def parse_entry(
         headers = _str_map(raw.get("headers"), "headers", errors, env, prefix)
         if headers is None:
             return None
-        return McpServerConfig(transport="http", url=url, headers=headers, **common)
+        oauth = None
+        if raw.get("oauth") is not None:
+            from pi_tui.coding.mcp.oauth_config import parse_oauth
+
+            oauth = parse_oauth(raw["oauth"], f"{prefix}: oauth", errors, env)
+            if oauth is None:
+                return None
+        return McpServerConfig(transport="http", url=url, headers=headers, oauth=oauth, **common)
     if not isinstance(command, str) or not command.strip():
         errors.append(f"{prefix}: needs a command (stdio) or a url (streamable HTTP)")
         return None
+    if raw.get("oauth") is not None:
+        errors.append(f"{prefix}: oauth applies to HTTP servers only; ignored")
     args = raw.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str | int | float) for a in args):
         errors.append(f"{prefix}: args must be a list of strings")

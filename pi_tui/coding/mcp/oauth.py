@@ -36,7 +36,8 @@ from urllib.parse import parse_qs, urlparse
 from pi_tui.ai.secret_redaction import register_secret
 from pi_tui.coding.config.paths import get_agent_dir
 from pi_tui.coding.config.settings import write_json_atomic
-from pi_tui.coding.mcp.config import McpServerConfig
+from pi_tui.coding.mcp.config import McpOAuthConfig, McpServerConfig
+from pi_tui.coding.mcp.oauth_config import fixed_port, redirect_for
 
 if TYPE_CHECKING:
     from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
@@ -46,6 +47,9 @@ CLIENT_NAME = "pi-tui"
 LOGIN_TIMEOUT_S = 300.0
 """How long :func:`login` waits for the browser to come back to the callback."""
 SIGN_IN_HINT = "needs sign-in: run `pi-tui mcp login {name}`"
+DEFAULT_SECRET_METHOD = "client_secret_post"
+"""How a configured client secret is sent when the authorization server's metadata names no method (as the
+TypeScript MCP SDK does)."""
 
 
 class SignInRequired(Exception):
@@ -76,11 +80,17 @@ def _read_all(path: Path) -> dict[str, Any]:
 
 
 class FileTokenStorage:
-    """The SDK's ``TokenStorage`` over one entry of ``mcp-auth.json`` (module docstring)."""
+    """The SDK's ``TokenStorage`` over one entry of ``mcp-auth.json`` (module docstring).
 
-    def __init__(self, path: Path, key: str) -> None:
+    ``configured``: the ``oauth`` block's registered client (``clientId``/``clientSecret``): it is the client
+    (never registered, and its secret never written to the file); the token endpoint's authentication method
+    picked for it at sign-in is kept in the entry (``clientAuthMethod``) for later refreshes.
+    """
+
+    def __init__(self, path: Path, key: str, configured: McpOAuthConfig | None = None) -> None:
         self.path = path
         self.key = key
+        self.configured = configured if configured is not None and configured.client_id else None
 
     def _entry(self) -> dict[str, Any]:
         entry = _read_all(self.path).get(self.key)
@@ -124,9 +134,17 @@ class FileTokenStorage:
         return float(value) if isinstance(value, int | float) else None
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
-        """The registered client (None before the first sign-in)."""
+        """The configured client, else the registered one (None before the first sign-in)."""
         from mcp.shared.auth import OAuthClientInformationFull
 
+        if self.configured is not None:
+            secret = self.configured.client_secret
+            method = self._entry().get("clientAuthMethod") if secret else "none"
+            return OAuthClientInformationFull(
+                client_id=self.configured.client_id, client_secret=secret,
+                token_endpoint_auth_method=method if isinstance(method, str) else DEFAULT_SECRET_METHOD,
+                redirect_uris=None, grant_types=["authorization_code", "refresh_token"],
+                scope=self.configured.scope)
         raw = self._entry().get("client")
         if not isinstance(raw, dict):
             return None
@@ -136,9 +154,13 @@ class FileTokenStorage:
             return None
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        """Store the registered client (its secret, if any, is a secret too)."""
+        """Store the registered client (its secret, if any, is a secret too); a configured client is not stored,
+        only the authentication method chosen for it."""
         if client_info.client_secret:
             register_secret(client_info.client_secret)
+        if self.configured is not None:
+            self._update("clientAuthMethod", client_info.token_endpoint_auth_method)
+            return
         self._update("client", client_info.model_dump(mode="json", exclude_none=True))
 
 
@@ -159,16 +181,47 @@ def forget(config: McpServerConfig, path: Path | None = None) -> bool:
     return True
 
 
-def _client_metadata(redirect_uri: str) -> Any:
+def _client_metadata(redirect_uri: str, oauth: McpOAuthConfig | None = None) -> Any:
     from mcp.shared.auth import OAuthClientMetadata
 
     return OAuthClientMetadata(
-        client_name=CLIENT_NAME,
+        client_name=(oauth.client_name if oauth is not None else None) or CLIENT_NAME,
         redirect_uris=[redirect_uri],  # type: ignore[list-item]  # pydantic parses the URL
         grant_types=["authorization_code", "refresh_token"],
         response_types=["code"],
         token_endpoint_auth_method="none",
+        scope=oauth.scope if oauth is not None else None,
     )
+
+
+def make_provider(config: McpServerConfig, storage: FileTokenStorage, redirect_uri: str,
+                  redirect_handler: Callable[[str], Any], callback_handler: Callable[[], Any]) -> Any:
+    """The SDK's ``OAuthClientProvider`` for ``config``, with the ``oauth`` block applied: the configured
+    ``scope`` is requested when the server advertises none (the SDK would send no scope; pi 1.x: "Set scope
+    for servers that do not advertise their required scopes"), and a configured client secret is sent the way
+    the authorization server's metadata allows (``client_secret_basic`` first, else ``client_secret_post``,
+    which is also the default when it names none)."""
+    from mcp.client.auth import OAuthClientProvider
+
+    oauth = config.oauth
+
+    class Provider(OAuthClientProvider):
+        async def _perform_authorization_code_grant(self) -> tuple[str, str]:
+            context = self.context
+            if oauth is not None and oauth.scope and not context.client_metadata.scope:
+                context.client_metadata.scope = oauth.scope
+            info = context.client_info
+            if info is not None and storage.configured is not None and info.client_secret:
+                offered = (context.oauth_metadata.token_endpoint_auth_methods_supported or []
+                           if context.oauth_metadata is not None else [])
+                method = next((m for m in ("client_secret_basic", "client_secret_post") if m in offered),
+                              DEFAULT_SECRET_METHOD)
+                info.token_endpoint_auth_method = method  # type: ignore[assignment]
+                await storage.set_client_info(info)
+            return await super()._perform_authorization_code_grant()
+
+    return Provider(server_url=config.url or "", client_metadata=_client_metadata(redirect_uri, oauth),
+                    storage=storage, redirect_handler=redirect_handler, callback_handler=callback_handler)
 
 
 def session_auth(config: McpServerConfig, path: Path | None = None) -> Any:
@@ -177,11 +230,9 @@ def session_auth(config: McpServerConfig, path: Path | None = None) -> Any:
     connection fails with :data:`SIGN_IN_HINT`)."""
     if not oauth_applies(config):
         return None
-    storage = FileTokenStorage(path or auth_path(), credential_key(config))
+    storage = FileTokenStorage(path or auth_path(), credential_key(config), config.oauth)
     if not storage.has_tokens():
         return None
-    from mcp.client.auth import OAuthClientProvider
-
     hint = SIGN_IN_HINT.format(name=config.name)
 
     async def no_browser(_url: str) -> None:
@@ -190,9 +241,9 @@ def session_auth(config: McpServerConfig, path: Path | None = None) -> Any:
     async def no_callback() -> Any:
         raise SignInRequired(f"MCP server {config.name} {hint}")
 
-    redirect = _stored_redirect(storage) or "http://127.0.0.1/callback"
-    provider = OAuthClientProvider(server_url=config.url or "", client_metadata=_client_metadata(redirect),
-                                   storage=storage, redirect_handler=no_browser, callback_handler=no_callback)
+    redirect = _stored_redirect(storage) or (redirect_for(config.oauth, 0)[0] if fixed_port(config.oauth)
+                                             else "http://127.0.0.1/callback")  # (a refresh sends none)
+    provider = make_provider(config, storage, redirect, no_browser, no_callback)
     # The SDK knows a token's expiry only from a token response in this process; tell it the stored one, so an
     # expired access token is refreshed before the first request instead of a 401 asking for a new sign-in.
     provider.context.token_expiry_time = storage.expires_at()
@@ -236,22 +287,28 @@ def _port_free(port: int) -> bool:
 
 
 class CallbackServer:
-    """An HTTP server on ``127.0.0.1:port`` whose ``/callback`` receives authorization responses (queued in
-    ``results``, one per redirect: the SDK may authorize again when a fresh token is refused)."""
+    """An HTTP server on ``host:port`` whose ``path`` (default ``127.0.0.1``, ``/callback``) receives
+    authorization responses, queued in ``results`` (one per redirect: the SDK may authorize again when a fresh
+    token is refused). ``redirect_uri`` is the URI registered/sent; a pasted redirect URL goes into ``results``
+    too (:func:`parse_redirect`)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, *, host: str = "127.0.0.1", path: str = "/callback", redirect_uri: str | None = None,
+                 results: asyncio.Queue[dict[str, str]] | None = None) -> None:
         self.port = port
-        self.results: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+        self.host = "127.0.0.1" if host == "localhost" else host
+        self.path = path
+        self._redirect_uri = redirect_uri
+        self.results: asyncio.Queue[dict[str, str]] = results if results is not None else asyncio.Queue()
         self._server: asyncio.base_events.Server | None = None
 
     @property
     def redirect_uri(self) -> str:
-        """``http://127.0.0.1:<port>/callback``."""
-        return f"http://127.0.0.1:{self.port}/callback"
+        """The redirect URI (default ``http://127.0.0.1:<port>/callback``)."""
+        return self._redirect_uri or f"http://127.0.0.1:{self.port}/callback"
 
     async def start(self) -> None:
         """Listen (raises OSError when the port is taken)."""
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", self.port)
+        self._server = await asyncio.start_server(self._handle, self.host, self.port)
 
     async def close(self) -> None:
         """Stop listening."""
@@ -268,7 +325,7 @@ class CallbackServer:
             parts = line.split()
             target = urlparse(parts[1]) if len(parts) > 1 else urlparse("/")
             params = {k: v[0] for k, v in parse_qs(target.query).items()}
-            ok = target.path == "/callback" and ("code" in params or "error" in params)
+            ok = target.path == self.path and ("code" in params or "error" in params)
             if ok:
                 self.results.put_nowait(params)
             body = ("Signed in to pi-tui. You can close this tab." if ok and "code" in params
@@ -284,6 +341,13 @@ class CallbackServer:
             writer.close()
 
 
+def parse_redirect(url: str) -> dict[str, str] | None:
+    """The query parameters of a redirected URL pasted by the user (browser on another machine), when it
+    carries ``code`` or ``error``; None otherwise."""
+    params = {k: v[0] for k, v in parse_qs(urlparse(url.strip()).query).items()}
+    return params if "code" in params or "error" in params else None
+
+
 def open_in_browser(url: str) -> None:
     """Open ``url`` with :mod:`webbrowser` (``$BROWSER`` honoured); failures are ignored (the URL is printed)."""
     with contextlib.suppress(Exception):
@@ -297,25 +361,35 @@ async def login(
     say: Callable[[str], Any] = print,
     open_url: Callable[[str], Any] = open_in_browser,
     timeout_s: float = LOGIN_TIMEOUT_S,
+    answers: asyncio.Queue[dict[str, str]] | None = None,
 ) -> int:
     """Sign in to ``config``'s server (module docstring) and connect once; returns the number of tools it
-    offers. Raises ``ValueError`` for a server OAuth does not apply to and another exception (its message the
-    reason) when the sign-in or the connection fails."""
+    offers. ``say(text)`` gets the authorization URL (to copy); ``answers``: the queue the callback's query
+    parameters arrive on, for a caller that also takes a pasted redirect URL (:func:`parse_redirect`). Raises
+    ``ValueError`` for a server OAuth does not apply to and another exception (its message the reason) when the
+    sign-in or the connection fails (``OSError`` when the configured callback port is taken)."""
     if not oauth_applies(config):
         raise ValueError(f"{config.name} is not an HTTP server without an Authorization header; OAuth does not apply")
-    from mcp.client.auth import OAuthClientProvider
     from mcp.shared.auth import AuthorizationCodeResult
 
     path = path or auth_path()
-    storage = FileTokenStorage(path, credential_key(config))
-    stored = _port_of(_stored_redirect(storage))
-    port = stored if stored is not None and _port_free(stored) else _free_port()
+    storage = FileTokenStorage(path, credential_key(config), config.oauth)
+    fixed = fixed_port(config.oauth)
+    stored = None if fixed is not None or storage.configured is not None else _port_of(_stored_redirect(storage))
+    if fixed is not None:
+        port = fixed
+    else:
+        port = stored if stored is not None and _port_free(stored) else _free_port()
     if stored is not None and port != stored:  # the registered redirect cannot be served: register again
         data = _read_all(path)
         data.get(credential_key(config), {}).pop("client", None)
         write_json_atomic(path, data, mode=0o600)
-    callback = CallbackServer(port)
-    await callback.start()
+    redirect_uri, host, port, callback_path = redirect_for(config.oauth, port)
+    callback = CallbackServer(port, host=host, path=callback_path, redirect_uri=redirect_uri, results=answers)
+    try:
+        await callback.start()
+    except OSError as exc:
+        raise OSError(f"cannot listen for the sign-in callback on {host}:{port}: {exc.strerror or exc}") from None
 
     async def redirect(url: str) -> None:
         say(f"Open this URL to sign in to {config.name}:\n{url}")
@@ -339,8 +413,7 @@ async def login(
     if isinstance(entry, dict):
         old = {k: entry.pop(k) for k in ("tokens", "expiresAt") if k in entry}
         write_json_atomic(path, data, mode=0o600)
-    provider = OAuthClientProvider(server_url=config.url or "", client_metadata=_client_metadata(callback.redirect_uri),
-                                   storage=storage, redirect_handler=redirect, callback_handler=wait_callback)
+    provider = make_provider(config, storage, callback.redirect_uri, redirect, wait_callback)
     try:
         return await _connect_once(config, provider)
     except BaseException:
