@@ -265,7 +265,8 @@ class SlashCommandHandlers:
         if link is None:
             self.host.add_notice("status", "MCP is not available in this session")
             return
-        self.host.push_screen(McpScreen(link))
+        words = arg.split()  # `/mcp login NAME` (pi 1.x): the screen, signing in to NAME at once
+        self.host.push_screen(McpScreen(link, sign_in=words[1] if len(words) == 2 and words[0] == "login" else None))
 
     async def changelog(self, arg: str, context: Any = None) -> None:
         """``/changelog``: pi-tui's CHANGELOG.md in a scrollable screen (``tui/modals/changelog.py``; pi's

@@ -4,7 +4,9 @@ One row per server (servers that need attention first, as in pi): state (connect
 disconnected / disabled), tool count, transport and source; below each connected server its tools, ``[x]`` when
 enabled for this session. The line under the list shows the highlighted server's command or URL and, for a failed
 server, the whole reason (with the tail of its stderr). Keys: ``r`` reconnect the server, Space enable/disable the
-highlighted server or tool for this session (nothing is written to ``mcp.json``), Esc close. The screen listens to
+highlighted server or tool for this session (nothing is written to ``mcp.json``), Enter on an HTTP server that
+OAuth applies to signs in (``tui/modals/mcp_sign_in.py``; then the server is reconnected with the new
+credentials), Esc close. ``sign_in``: a server to start signing in to at once (``/mcp login NAME``). The screen listens to
 the session's MCP link and redraws on every change.
 """
 
@@ -20,6 +22,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from pi_tui.coding.mcp.oauth import needs_sign_in, oauth_applies
 
 STATE_STYLE = {
     "connected": "green",
@@ -66,9 +70,12 @@ class McpScreen(ModalScreen[None]):
         Binding("space", "switch", "Enable/disable", show=False),
     ]
 
-    def __init__(self, link: Any) -> None:
+    def __init__(self, link: Any, *, sign_in: str | None = None, open_url: Any = None) -> None:
         super().__init__()
         self.link = link
+        self._sign_in_first = sign_in
+        self._open_url = open_url  # the sign-in's browser opener (tests); None: the default
+        self.signed_in: str | None = None  # the last server signed in to from here
         self.rows: list[tuple[str, str, str | None]] = []
         self._unsubscribe: Any = None
         self._busy: set[str] = set()
@@ -80,13 +87,16 @@ class McpScreen(ModalScreen[None]):
             yield Static("MCP servers", id="mcp-title")
             yield OptionList(id="mcp-list")
             yield Static("", id="mcp-detail")
-            yield Static("↑↓ select · r reconnect · Space enable/disable for this session · Esc close", id="mcp-hint")
+            yield Static("Enter sign in (OAuth) · r reconnect · Space enable/disable for this session · Esc close",
+                         id="mcp-hint")
 
     def on_mount(self) -> None:
         self._drawable = True
         self._unsubscribe = self.link.subscribe(lambda _change: self._redraw())
         self._redraw()
         self.query_one(OptionList).focus()
+        if self._sign_in_first is not None:
+            self.sign_in(self._sign_in_first)
 
     def on_unmount(self) -> None:
         self._drawable = False
@@ -151,6 +161,8 @@ class McpScreen(ModalScreen[None]):
         lines = [f"{server}: {connection.config.summary()}  (log: {connection.log_path})"]
         if connection.error and connection.state in ("failed", "disconnected"):
             lines.append(connection.error)
+            if oauth_applies(connection.config) and needs_sign_in(connection.error):
+                lines.append("Press Enter to sign in.")
         detail.update(Text("\n".join(lines)))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -199,6 +211,36 @@ class McpScreen(ModalScreen[None]):
             return
         enable = manager.connections[server].state == "disabled"
         self._run(server, manager.set_server_enabled(server, enable))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter: sign in to the highlighted server when OAuth applies to it."""
+        index = event.option_index
+        if 0 <= index < len(self.rows) and self.rows[index][0] == "server":
+            self.sign_in(self.rows[index][1])
+
+    def sign_in(self, server: str) -> None:
+        """Open the sign-in screen for ``server``; once signed in, reconnect it. A server OAuth does not apply to
+        (stdio, or an ``Authorization`` header) gets one line saying so."""
+        from pi_tui.tui.modals.mcp_sign_in import McpSignInScreen
+
+        manager = self.link.manager
+        connection = manager.connections.get(server)
+        detail = self.query_one("#mcp-detail", Static)
+        if connection is None:
+            detail.update(Text(f"No MCP server named {server}", style="red"))
+            return
+        if not oauth_applies(connection.config):
+            detail.update(Text(f"{server}: sign-in applies to HTTP servers without an Authorization header"))
+            return
+
+        def done(tools: int | None) -> None:
+            if tools is None:
+                return
+            self.signed_in = server
+            self._run(server, manager.reconnect(server))
+
+        extra = {} if self._open_url is None else {"open_url": self._open_url}
+        self.app.push_screen(McpSignInScreen(connection.config, manager.auth_path, **extra), done)
 
     def action_close(self) -> None:
         self.dismiss(None)
