@@ -114,8 +114,13 @@ class StartupFlow:
         self._app.local_models = await probe_local_servers()
 
     def start_mcp(self, session: TuiSession) -> None:
-        """Start ``session``'s MCP servers in the background (issue 13: the app is interactive before they
-        connect) and repaint the footer when one changes state. Once per MCP link; a failure is reported."""
+        """Start ``session``'s MCP servers in the background once the attached session is on screen, and repaint
+        the footer when one changes state. Once per MCP link; a failure is reported.
+
+        Issue 13: the servers must not delay start-up. Their processes (often Python importing the SDK) and the
+        SDK import here compete with the app for the CPU, so they start after the first paint that shows the
+        session (two refreshes on: the footer repaints one refresh after attaching). A prompt sent before that
+        starts them itself (``McpSessionLink.before_prompt``, which waits for them)."""
         link = getattr(session, "mcp", None)
         if link is None or self._mcp_link is link:
             return
@@ -123,6 +128,12 @@ class StartupFlow:
             self._mcp_unsubscribe()
         self._mcp_link = link
         self._mcp_unsubscribe = link.subscribe(lambda _change: self._app.refresh_footer())
+        app = self._app
+        app.call_after_refresh(lambda: app.call_after_refresh(self._start_link, link))
+
+    def _start_link(self, link: Any) -> None:
+        if link is not self._mcp_link:  # another session was attached meanwhile
+            return
         try:
             link.start()
         except Exception as exc:  # MCP never stops the app
