@@ -48,7 +48,7 @@ from pi_tui.coding.agent_session.recorder import TranscriptRecorder
 from pi_tui.coding.agent_session.retry import RetryController
 from pi_tui.coding.agent_session.settings import ModelAccess, SessionSettings
 from pi_tui.coding.agent_session.stats import SessionStats
-from pi_tui.coding.agent_session.stop_fence import StopFence
+from pi_tui.coding.agent_session.stop_fence import StopFence, StopMark
 from pi_tui.coding.agent_session.switching import SessionSwitcher
 from pi_tui.coding.agent_session.tools import ToolRegistry
 from pi_tui.coding.agent_session.tree_navigation import TreeNavigator
@@ -308,6 +308,11 @@ class AgentSession:
     def clear_queue(self) -> tuple[list[str], list[str]]:
         """Empty both queues; returns the ``(steering, follow_up)`` texts (for the editor); emits ``queue_update``."""
         return self._queues.clear()
+
+    def stop_mark(self) -> StopMark:
+        """A mark that reports ``stopped`` once :meth:`abort` (or another stop) was called after now
+        (:mod:`.stop_fence`; the MCP first-prompt wait ends on it)."""
+        return self._fence.mark()
 
     async def abort(self) -> None:
         """Cancel a retry wait or compaction, abort the run and wait until the agent is idle; the stopped run

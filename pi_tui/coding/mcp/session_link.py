@@ -22,6 +22,7 @@ registry and ``send_prompt(text)`` runs a prompt (for ``/mcp:server:prompt``).
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -36,6 +37,8 @@ from pi_tui.coding.mcp.resources import read_mentions
 from pi_tui.coding.mcp.tools import McpAgentTool
 
 FIRST_PROMPT_WAIT_S = 10.0
+STOP_POLL_S = 0.05
+"""How often the first prompt's wait looks whether the user stopped (seconds)."""
 
 
 def _matches(name: str, patterns: Sequence[str]) -> bool:
@@ -64,8 +67,10 @@ class McpSessionLink:
         enabled: bool = True,
         notify_run: Callable[[str, str], Any] | None = None,
         loader: Callable[[], McpConfigLoad] | None = None,
+        stop_mark: Callable[[], Any] | None = None,
     ) -> None:
         self.manager = manager
+        self._stop_mark = stop_mark  # the session's stop marks: Esc (abort) ends the first prompt's wait
         self._loader = loader  # reads mcp.json again (reload)
         self._notify_run = notify_run or notify  # the servers' states: about this run, shown but not saved
         self.enabled = enabled
@@ -168,7 +173,15 @@ class McpSessionLink:
             return []
         self._first_prompt_done = True
         limit = None if wait_all else FIRST_PROMPT_WAIT_S
-        await self.manager.wait_ready(limit)
+        connecting = [name for name, c in self.manager.connections.items() if c.state == "connecting"]
+        if not connecting:
+            return []
+        if not wait_all:  # said at once: the message is sent when they are ready (tester2 #5)
+            names = ", ".join(connecting)
+            self._notify_run("info", f"Waiting up to {limit:g} s for MCP server{'s' if len(connecting) > 1 else ''} "
+                                     f"{names} to connect before sending (Esc stops)")
+        if await self._wait_unless_stopped(limit):
+            return [name for name, c in self.manager.connections.items() if c.state == "connecting"]
         pending = [name for name, c in self.manager.connections.items() if c.state == "connecting"]
         if pending:
             names = ", ".join(pending)
@@ -176,6 +189,20 @@ class McpSessionLink:
             self._notify_run("warning", f"MCP server{'s' if len(pending) > 1 else ''} {names} still connecting{waited}: "
                                     "not in this prompt; the tools join later prompts once connected")
         return pending
+
+    async def _wait_unless_stopped(self, limit: float | None) -> bool:
+        """Wait for the connecting servers (at most ``limit`` s); True when a stop (Esc, ``abort``) ended the
+        wait first (the session's stop marks, polled every :data:`STOP_POLL_S`)."""
+        mark = self._stop_mark() if self._stop_mark is not None else None
+        wait = asyncio.ensure_future(self.manager.wait_ready(limit))
+        try:
+            while not wait.done():
+                await asyncio.wait({wait}, timeout=STOP_POLL_S)
+                if mark is not None and mark.stopped:
+                    return True
+            return False
+        finally:
+            wait.cancel()
 
     async def prompt_attachments(self, text: str) -> list[UserContent]:
         """The session's prompt attacher: the first-prompt wait (:meth:`before_prompt`), then the ``@server:uri``

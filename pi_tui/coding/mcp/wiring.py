@@ -45,6 +45,7 @@ def build_session_link(
     tools: Sequence[str] | None = None,
     no_mcp: bool = False,
     agent_dir: Path | None = None,
+    stop_mark: Callable[[], Any] | None = None,
 ) -> McpSessionLink:
     """The session's MCP link (module docstring); never raises for bad config (errors are reported at start)."""
     from pi_tui.coding.resources.trust import is_trusted
@@ -69,6 +70,7 @@ def build_session_link(
         tool_patterns=patterns,
         enabled=not disabled,
         loader=load,
+        stop_mark=stop_mark,
     )
 
 
@@ -109,6 +111,7 @@ def attach_mcp(session: Any, *, tools: Sequence[str] | None = None, no_mcp: bool
         send_prompt=send,
         tools=tools,
         no_mcp=no_mcp,
+        stop_mark=getattr(session, "stop_mark", None),
     )
     session.mcp = link
     attachers = getattr(session, "prompt_attachers", None)
