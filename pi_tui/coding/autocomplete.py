@@ -14,6 +14,8 @@ Three contexts, read from the text before the cursor:
 
 Inserting (:func:`apply_completion`, pi's ``applyCompletion``): a command becomes ``/name `` (a space after it);
 a file ``@path `` (no space after a directory, so completion can go on); an argument replaces the argument text.
+A ``"`` right after the cursor that closes no quotation (left by a quoted completion whose opening ``@"`` was
+deleted) is dropped by an unquoted file completion (pi keeps it; new-user run #30).
 Nothing here imports Textual: the TUI's ``controllers.editor_completion`` drives it.
 """
 
@@ -81,6 +83,11 @@ def argument_context(text_before_cursor: str, row: int) -> tuple[str, str] | Non
         return None
     name, _, argument = text_before_cursor[1:].partition(" ")
     return name, argument
+
+
+def has_open_quote(text: str) -> bool:
+    """True when ``text`` has a ``"`` that no later ``"`` closes (the cursor is inside a quotation)."""
+    return _unclosed_quote_start(text) is not None
 
 
 def _unclosed_quote_start(text: str) -> int | None:
@@ -202,6 +209,9 @@ def apply_completion(lines: Sequence[str], row: int, col: int, item: CompletionI
     quoted = prefix.startswith('"') or prefix.startswith('@"')
     if quoted and item.value.endswith('"') and after.startswith('"'):
         after = after[1:]  # the closing quote is already there
+    elif (suggestions.kind == "file" and not quoted and after.startswith('"') and not item.value.endswith('"')
+          and not has_open_quote(before)):
+        after = after[1:]  # an orphan: the closing quote of a quoted completion whose opening was deleted (#30)
     new_lines = list(lines)
     if suggestions.kind == "command":
         new_lines[row] = f"{before}/{item.value} {after}"

@@ -11,7 +11,8 @@ change of the text (a paste, history, a completion inserted, Ctrl+C) closes it, 
 Keys while open (the editor's own keys, so a remapped key moves the list too): Up/Down (the history keys) move
 the highlight, wrapping; Tab inserts the item; Enter (the submit key) inserts it too, and for a command also
 submits (pi: ``/mo`` Enter runs ``/model``), and an argument or file typed in full (``/theme nord``) is sent at
-once (pi would wait for a second Enter); Escape (the interrupt key) closes the list without aborting. With
+once (pi would wait for a second Enter); Tab or Enter on a folder inserts it and lists its files (pi closes the
+list; new-user run #30); Escape (the interrupt key) closes the list without aborting. With
 the list closed every key does what it did before, except Tab in an ``@`` token or after ``/name `` (it asks for
 the completions there, as pi's Tab). A command whose completions raise is reported once
 (``report``) and offers none.
@@ -40,11 +41,12 @@ from pi_tui.coding.autocomplete import (
     command_prefix,
     command_suggestions,
     extract_at_prefix,
+    has_open_quote,
     parse_path_prefix,
 )
 from pi_tui.coding.file_index import FileIndex, FileMatch
 from pi_tui.coding.mcp.resources import resource_completions
-from pi_tui.tui.widgets.completion_list import CompletionList
+from pi_tui.tui.widgets.completion_list import MAX_VISIBLE, CompletionList
 
 if TYPE_CHECKING:
     from pi_tui.tui.widgets.prompt_input import PromptInput
@@ -89,6 +91,7 @@ class EditorCompletion:
         self.providers: Any = None
         """Extension autocomplete providers (``tui/extension_completion.ProviderStack``): asked instead of the
         rules below while any is registered (they delegate to them)."""
+        self._closing_quote: tuple[int, str] | None = None  # (row, text from it on): a quote we inserted
 
     # ------------------------------------------------------------------ state
     @property
@@ -138,9 +141,12 @@ class EditorCompletion:
                     is not None and item.value == self.suggestions.prefix):
                 self.close()  # already typed in full: nothing to insert, Enter sends
                 return False
+            is_folder = kind == "file" and item is not None and item.shown.endswith("/")
             if not self._insert_selected():
                 self.close()
                 return False
+            if is_folder:
+                self._armed = True  # the insertion's change asks again: the folder's files are listed
             return not (action == "tui.input.submit" and kind == "command")  # a command is also submitted
         return False
 
@@ -179,6 +185,8 @@ class EditorCompletion:
     def text_changed(self) -> None:
         """The editor's text changed: typing opens/updates the list, anything else closes it."""
         armed, self._armed = self._armed, False
+        if self._drop_orphan_quote():
+            return  # that deletion is a change of its own: it closes the list
         if not armed:
             self.close()
             return
@@ -196,6 +204,24 @@ class EditorCompletion:
         if (command_prefix(before, row) is None and extract_at_prefix(before) is None
                 and argument_context(before, row) is None):
             self.close()
+
+    def _drop_orphan_quote(self) -> bool:
+        """Delete the closing ``"`` a quoted folder completion put after the cursor once the quotation it
+        closed is gone (Ctrl+U, Backspace over ``@"``), so later typing and completions do not land before a
+        stray quote (new-user run #30). It is remembered only while the text from it on is unchanged."""
+        if self._closing_quote is None:
+            return False
+        before, row, col = self._before_cursor()
+        quote_row, rest = self._closing_quote
+        if row != quote_row or self.editor.document[row][col:] != rest:
+            self._closing_quote = None
+            return False
+        if has_open_quote(before):
+            return False
+        self._closing_quote = None
+        self.editor.replace("", (row, col), (row, col + 1))
+        self.editor.move_cursor((row, col))
+        return True
 
     # ------------------------------------------------------------------ suggestions
     def request(self) -> None:
@@ -320,6 +346,8 @@ class EditorCompletion:
         else:  # a provider changed other lines too
             editor.replace("\n".join(new_lines), (0, 0), editor.document.end)
         editor.move_cursor((new_row, new_col))
+        rest = new_lines[new_row][new_col:]
+        self._closing_quote = (new_row, rest) if rest.startswith('"') and item.value.endswith('"') else None
         return True
 
 
@@ -348,9 +376,11 @@ async def _in_daemon_thread(work: Callable[[], None]) -> None:
 
 def attach_completion(editor: PromptInput, theme: Callable[[], Any], commands: Callable[[], Sequence[Any]],
                       cwd: Callable[[], str], report: Callable[[str, BaseException], None],
-                      resources: Callable[[], Mapping[str, Sequence[Any]]] | None = None) -> CompletionList:
+                      resources: Callable[[], Mapping[str, Sequence[Any]]] | None = None,
+                      max_visible: Callable[[], int] | int = MAX_VISIBLE) -> CompletionList:
     """The completion list for ``editor`` (placed by the app under it), with its driver set as
-    ``editor.completion``; ``resources()``: the MCP resources ``@server:uri`` completes from."""
-    view = CompletionList(theme, id="completion")
+    ``editor.completion``; ``resources()``: the MCP resources ``@server:uri`` completes from; ``max_visible()``:
+    its rows (``autocompleteMaxVisible``)."""
+    view = CompletionList(theme, max_visible, id="completion")
     editor.completion = EditorCompletion(editor, view, commands, cwd, report, resources=resources)
     return view
