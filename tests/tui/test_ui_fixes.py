@@ -227,8 +227,11 @@ async def test_burst_of_enter_and_follow_up_keeps_every_message(tmp_path: Path) 
         app.prompt_input.insert("start")
         await pilot.press("enter")
         await wait_until(pilot, lambda: session.is_streaming)
-        for key, char in [("q", "q"), ("1", "1"), ("enter", "\r"), ("q", "q"), ("2", "2"), ("ctrl+f", None)]:
-            app.prompt_input.post_message(events.Key(key, char))  # no pause between keys: one burst
+        keys = [events.Key(key, char) for key, char in
+                [("q", "q"), ("1", "1"), ("enter", "\r"), ("q", "q"), ("2", "2"), ("ctrl+f", None)]]
+        for n, key_event in enumerate(keys):  # all queued before any is handled, typed 50 ms apart (a paste
+            key_event.time = keys[0].time + n * 0.05  # arrives at once: its Enter is a newline, new-user #29)
+            app.prompt_input.post_message(key_event)
         await wait_until(pilot, lambda: len(session.steering_messages) + len(session.follow_up_messages) == 2)
         assert session.steering_messages == ["q1"] and session.follow_up_messages == ["q2"]
         await pilot.press("alt+up")

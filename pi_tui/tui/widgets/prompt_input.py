@@ -8,6 +8,10 @@ Many terminals send Alt+Up / Alt+Enter as Escape followed by Up / Enter, which T
 lone Escape is therefore held for ``escape_delay`` seconds: if Up or Enter follows at once, the pair is
 treated as Alt+Up / Alt+Enter instead of an abort.
 
+A paste the terminal does not bracket arrives as keys, each line ended by Enter: an Enter with another key
+queued right behind it, less than ``PASTE_BURST_GAP_S`` later (sooner than anyone types), is a newline, so the
+paste stays one draft (new-user run #29); an Enter ending the run, or typed at human speed, sends.
+
 Large pastes (more than 10 lines or more than 1000 characters) are shown as a marker ``[paste #<n> +<lines>
 lines]`` / ``[paste #<n> <chars> chars]`` and expanded on submit (``expanded_text``; pi-reference §3.14b).
 """
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     from pi_tui.tui.controllers.editor_completion import EditorCompletion
 
 HISTORY_MAX = 100
+PASTE_BURST_GAP_S = 0.008  # keys arriving closer than this come from one terminal write (a paste), not typing
 PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
 PASTE_MAX_CHARS = 1000
 _PASTE_MARKER = re.compile(r"\[paste #(\d+)(?: (?:\+\d+ lines|\d+ chars))?\]")
@@ -314,6 +319,11 @@ class PromptInput(TextArea):
                 key = "alt+" + key
             else:
                 self.post_message(self.ActionRequested("app.interrupt"))
+        if self._pasted_enter(key, event):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
         if self.completion is not None and self.completion.handle_key(key, event):
             event.stop()
             event.prevent_default()
@@ -378,6 +388,14 @@ class PromptInput(TextArea):
         return (isinstance(event, events.Key) and event.character is not None and not self.read_only
                 and (event.is_printable or _is_format_char(event.character)) and event.key not in ("tab", "enter")
                 and self.keymap.action_for(event.key) is None)
+
+    def _pasted_enter(self, key: str, event: events.Key) -> bool:
+        """True for the submit key inside an unbracketed paste: another key is queued right behind it and
+        arrived less than ``PASTE_BURST_GAP_S`` after it (module docstring)."""
+        if self.read_only or self.keymap.action_for(key) != "tui.input.submit":
+            return False
+        pending = self._peek_message()
+        return isinstance(pending, events.Key) and 0 <= pending.time - event.time < PASTE_BURST_GAP_S
 
     def _take_queued_text(self, limit: int = 100_000) -> str:
         """Remove the text keys waiting at the head of this widget's queue (in order; stops at any other
