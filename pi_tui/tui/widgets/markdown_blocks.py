@@ -8,7 +8,9 @@ therefore gives the same result as the streamed render.
 Block boundaries (outside fenced code):
 - a blank line ends the current block, unless the block is a list and the next non-blank line is indented
   (a list item's continuation paragraph) or is another list item;
-- an opening fence (three or more backticks or tildes) starts a new block, and its closing fence ends it.
+- an opening fence (three or more backticks or tildes) starts a new block, and its closing fence ends it;
+  an indented fence right under a list item is part of that item (new-user run #19: it was cut out of the list
+  and drawn at the left margin), so it neither starts a block nor ends one.
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ def _is_blank(line: str) -> bool:
 
 def _is_list_item(line: str) -> bool:
     return bool(_LIST_RE.match(line))
+
+
+_LIST_FENCE_RE = re.compile(r"^[ \t]+(`{3,}|~{3,})(.*)$")
+
+
+def list_fence(current: list[str], line: str) -> re.Match[str] | None:
+    """The opening fence ``line`` is when it is indented inside the list block ``current`` (a list item's
+    code), else None: such a fence stays in the list's block."""
+    if not current or not _is_list_item(current[0]):
+        return None
+    m = _LIST_FENCE_RE.match(line)
+    return m if m and (m.group(1)[0] == "~" or "`" not in m.group(2)) else None
 
 
 def split_blocks(text: str, final: bool = False) -> tuple[list[str], str]:
@@ -59,6 +73,7 @@ def scan_blocks(text: str, start: int = 0, final: bool = False) -> tuple[list[st
     blocks: list[str] = []
     current: list[str] = []
     fence: str | None = None  # fence marker while inside a fenced block
+    fence_in_list = False  # that fence is a list item's: its end does not end the block
     pending_blank = False  # a blank line seen after a list block; decision waits for the next line
     pos = start
     resume, settled = start, 0
@@ -74,10 +89,11 @@ def scan_blocks(text: str, start: int = 0, final: bool = False) -> tuple[list[st
         pos += len(line) + 1
         if fence is not None:
             current.append(line)
-            m = _FENCE_RE.match(line)
+            m = (_LIST_FENCE_RE if fence_in_list else _FENCE_RE).match(line)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and m.group(2).strip() == "":
                 fence = None
-                close()
+                if not fence_in_list:
+                    close()
         elif _is_blank(line):
             if current and _is_list_item(current[0]):
                 pending_blank = True
@@ -90,9 +106,13 @@ def scan_blocks(text: str, start: int = 0, final: bool = False) -> tuple[list[st
                     current.append("")
                 else:
                     close()
-            m = _FENCE_RE.match(line)
+            m = list_fence(current, line)
+            fence_in_list = m is not None
+            if m is None:
+                m = _FENCE_RE.match(line)
             if m and (m.group(1)[0] == "~" or "`" not in m.group(2)):
-                close()
+                if not fence_in_list:
+                    close()
                 fence = m.group(1)
             current.append(line)
         if not current and fence is None and not pending_blank and k < n_terminated:
