@@ -6,8 +6,10 @@ settings are the global ones deep-merged with the project ones (objects merge re
 from the project win). Comments and trailing commas are tolerated (JSONC). A file that cannot be parsed is
 ignored for that scope and reported in :attr:`SettingsManager.errors` (and kept in ``file_errors``); it is then never overwritten.
 
-Accessors return pi's defaults when a key is missing, and also when it has the wrong type (each such value is
-reported once in ``errors``, e.g. ``settings: compaction.enabled must be a boolean; using true``).
+Accessors return pi's defaults when a key is missing, and also when it has the wrong type. Each file is checked
+when it is read (``settings_check``): every wrong value is one message in ``errors`` naming the file and key,
+e.g. ``~/.pi-tui/agent/settings.json: compaction.enabled must be a boolean (it is "yes"); using true`` (pi 0.73
+takes such values as they are; new-user run #6). Saving never drops them from the file.
 
 Setters change the global scope and save at once. Saving re-reads the global file under an exclusive lock
 (``fcntl.flock`` on ``settings.json.lock``), applies only the keys changed in this process and writes
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.agent.tool_loop_guard import DEFAULT_MAX_REPEATED_TOOL_FAILURES
+from pi_tui.ai.types import THINKING_LEVELS
 from pi_tui.coding.config.jsonc import loads_jsonc
 from pi_tui.coding.config.paths import get_agent_dir, get_project_settings_path, get_settings_path
 
@@ -152,12 +155,22 @@ class SettingsManager:
             if error:
                 self.errors.append(error)
                 self.file_errors.append(error)
+            self._check(self._global, global_path)
         if project_settings is None and project_path is not None:
             self._project, error = _read_settings_file(project_path)
             if error:
                 self.errors.append(error)
                 self.file_errors.append(error)
+            self._check(self._project, project_path)
         self._merge()
+
+    def _check(self, data: dict[str, Any], path: Path) -> None:
+        """Report each wrong value of one file's ``data`` now, naming ``path`` (the accessors then stay quiet)."""
+        from pi_tui.coding.config.settings_check import file_problems
+
+        keys, messages = file_problems(type(self).in_memory(data), str(path))
+        self._reported.update(keys)
+        self.errors.extend(messages)
 
     @classmethod
     def create(cls, cwd: str, agent_dir: Path | None = None, *, project_trusted: bool | None = None) -> SettingsManager:
@@ -216,14 +229,35 @@ class SettingsManager:
     def _typed(self, path: str, default: Any, kinds: type | tuple[type, ...], what: str) -> Any:
         value = self.get(path, _MISSING)
         if value is _MISSING or value is None:
+            self._check_parents(path)
             return default
         ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in _as_tuple(kinds))
         if ok:
             return value
+        self._report(path, f"must be {what} (it is {_shown(value)}); using {json.dumps(default)}")
+        return default
+
+    def reported_keys(self) -> set[str]:
+        """The keys whose wrong value was reported (each is reported once)."""
+        return set(self._reported)
+
+    def _report(self, path: str, problem: str) -> None:
+        """``settings: <path> <problem>``, once per key."""
         if path not in self._reported:
             self._reported.add(path)
-            self.errors.append(f"settings: {path} must be {what}; using {json.dumps(default)}")
-        return default
+            self.errors.append(f"settings: {path} {problem}")
+
+    def _check_parents(self, path: str) -> None:
+        """A missing ``a.b`` whose ``a`` is there but no object (``"compaction": "yes"``) is reported once."""
+        node: Any = self.settings
+        parts = path.split(".")
+        for depth, part in enumerate(parts[:-1]):
+            if not isinstance(node, dict) or part not in node:
+                return
+            node = node[part]
+            if node is not None and not isinstance(node, dict):
+                self._report(".".join(parts[: depth + 1]), f"must be an object (it is {_shown(node)}); using defaults")
+                return
 
     def _bool(self, path: str, default: bool) -> bool:
         return bool(self._typed(path, default, bool, "a boolean"))
@@ -240,9 +274,7 @@ class SettingsManager:
         value = self._str(path, default)
         if value in choices:
             return value
-        if path not in self._reported:
-            self._reported.add(path)
-            self.errors.append(f"settings: {path} must be one of {', '.join(choices)}; using {default!r}")
+        self._report(path, f"must be one of {', '.join(choices)} (it is {_shown(value)}); using {json.dumps(default)}")
         return default
 
     def _str_list(self, path: str) -> list[str] | None:
@@ -261,7 +293,12 @@ class SettingsManager:
 
     @property
     def default_thinking_level(self) -> str | None:
-        return self._str("defaultThinkingLevel", None)
+        level = self._str("defaultThinkingLevel", None)
+        if level is None or level in THINKING_LEVELS:
+            return level
+        self._report("defaultThinkingLevel", f"must be one of {', '.join(THINKING_LEVELS)} (it is {_shown(level)}); "
+                     'using "medium"')
+        return None
 
     @property
     def hide_thinking_block(self) -> bool:
@@ -517,6 +554,12 @@ class SettingsManager:
         """Return and clear the accumulated error messages."""
         drained, self.errors = self.errors, []
         return drained
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON, cut to 40 characters (a message names the wrong value, never a whole file)."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:

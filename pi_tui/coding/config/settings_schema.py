@@ -113,7 +113,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
                 "Horizontal padding for input editor (0-3)", "choice", "0", ("0", "1", "2", "3"), use="unused"),
     SettingSpec("autocomplete-max-visible", "autocompleteMaxVisible", "Autocomplete max items",
                 "Max visible items in autocomplete dropdown (3-20)", "choice", "5",
-                ("3", "5", "7", "10", "15", "20"), use="unused"),
+                ("3", "5", "7", "10", "15", "20")),
     SettingSpec("clear-on-shrink", "terminal.clearOnShrink", "Clear on shrink",
                 "Clear empty rows when content shrinks (may cause flicker)", "bool", False, _BOOL, use="unused"),
     SettingSpec("terminal-progress", "terminal.showTerminalProgress", "Terminal progress",
