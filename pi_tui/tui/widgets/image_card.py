@@ -161,9 +161,10 @@ class UserImagesItem(UserItem):
 def user_item(content: Any) -> UserItem:
     """The transcript item for a user message's ``content`` (a string or text/image blocks)."""
     from pi_tui.tui.widgets.transcript_items import message_text
+    from pi_tui.tui.widgets.user_message_item import user_text_item
 
     if isinstance(content, str) or not any(field(b, "type") == "image" for b in content or []):
-        return UserItem(message_text(content))
+        return user_text_item(message_text(content))  # @file and /skill blocks as compact lines (#3, #13)
     texts = [str(field(b, "text", "") or "") for b in content if field(b, "type") == "text"]
     images = [b for b in content if field(b, "type") == "image"]
     paths, rest = split_file_tags("\n".join(texts))
