@@ -20,6 +20,7 @@ from pi_tui.tui.transcript_builder import (
     tool_calls_of,
 )
 from pi_tui.tui.widgets import tool_format
+from pi_tui.tui.widgets.failed_attempt import FailedAttemptItem, attempts_text, failed_attempt
 from pi_tui.tui.widgets.transcript_items import (
     AssistantItem,
     NoticeItem,
@@ -217,7 +218,7 @@ class SessionView:
         reason = summarize_error(field(event, "error_message", field(event, "errorMessage", ""))).one_line()
 
         def text(left: int) -> str:
-            return f"Summary failed, retrying in {left}s (attempt {attempt} of {total}) · {reason}"
+            return f"Summary failed, retrying in {left}s ({attempts_text(attempt, total)}) · {reason}"
 
         self.app.status_line.countdown(text, delay)
 
@@ -259,25 +260,29 @@ class SessionView:
         total = field(event, "max_attempts", field(event, "maxAttempts", 3))
         delay = (field(event, "delay_ms", field(event, "delayMs", 0)) or 0) / 1000
         error = summarize_error(field(event, "error_message", field(event, "errorMessage", "")))
-        self._drop_failed_attempt()
+        self._supersede_failed_attempt(attempt, total)
         if error.rate_limited:
             reason = f"Rate limited ({error.status}): {error.message}" if error.status else f"Rate limited: {error.message}"
         else:
             reason = error.one_line()
 
         def text(left: int) -> str:
-            return f"Retrying in {left}s (attempt {attempt} of {total}) · {reason}"  # the title names Esc
+            return f"Retrying in {left}s ({attempts_text(attempt, total)}) · {reason}"  # the title names Esc
 
         self.app.working = True
         self.app.update_prompt_mode()
         self.app.status_line.countdown(text, delay)
 
-    def _drop_failed_attempt(self) -> None:
+    def _supersede_failed_attempt(self, retry: int, max_retries: int) -> None:
+        """The failed attempt a retry replaces leaves the transcript; one that showed a partial reply becomes one
+        expandable ``Attempt n of m failed: …`` line (new-user run #31; ``widgets/failed_attempt.py``)."""
         items = self.app.transcript.items
         last = items[-1] if items else None
-        if (isinstance(last, AssistantItem) and field(last.message, "stop_reason") == "error"
-                and not last.plain_text().strip() and not tool_calls_of(last.message)):
-            self.app.transcript.remove_item(last)
+        if last is None or not failed_attempt(last):
+            return
+        self.app.transcript.remove_item(last)
+        if last.plain_text().strip():
+            self.app.transcript.add(FailedAttemptItem(last.message, retry, max_retries + 1))
 
     def on_auto_retry_end(self, event: Any) -> None:
         """Status back to "Working..." while the retried run goes on, else off (a final failure arrives as the

@@ -8,6 +8,7 @@ Roles (pi-reference §3.3, DESIGN "Data model"): user, assistant (+ one ``ToolIt
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import Any
 
 from pi_tui.agent.terminal_text import sanitize_terminal_output
@@ -28,6 +29,7 @@ from pi_tui.coding.session.tool_results import INTERRUPTED_TEXT
 from pi_tui.tui.entry_labels import MessageLabels
 from pi_tui.tui.widgets import tool_format
 from pi_tui.tui.widgets.custom_message_item import CustomMessageItem
+from pi_tui.tui.widgets.failed_attempt import FailedAttemptItem, failed_attempt
 from pi_tui.tui.widgets.image_card import user_item
 from pi_tui.tui.widgets.label_item import LabelItem
 from pi_tui.tui.widgets.transcript_items import (
@@ -178,6 +180,10 @@ class _ItemBuilder:
             # the file keeps it (issue 9: a resumed session showed every attempt)
             while self.items and _error_only(self.items[-1]):
                 self.items.pop()
+            if self.items and failed_attempt(self.items[-1]):  # a partial reply: one line (new-user run #31)
+                failed = self.items.pop()
+                number = 1 + sum(1 for _ in takewhile(lambda i: isinstance(i, FailedAttemptItem), reversed(self.items)))
+                self.items.append(FailedAttemptItem(getattr(failed, "message", None), number))
             start = min(start, len(self.items))
             self.items.append(AssistantItem(message, streaming=False))
             for call in tool_calls_of(message):

@@ -31,7 +31,7 @@ async def test_compaction_and_retry_events_drive_the_status_line(tmp_path: Path)
         app.view.handle(CompactionStartEvent(reason="manual"))
         app.view.handle(CompactionEndEvent(reason="manual", aborted=True))
         app.view.handle(AutoRetryStartEvent(attempt=1, max_attempts=3, delay_ms=4000, error_message="overloaded"))
-        assert app.status_line.message == "Retrying in 4s (attempt 1 of 3) · overloaded"
+        assert app.status_line.message == "Retrying in 4s (attempt 2 of 4) · overloaded"
         app.view.handle(AutoRetryEndEvent(success=False, attempt=3, final_error="529 overloaded"))
         await pilot.pause(0.1)
         text = transcript_text(app)

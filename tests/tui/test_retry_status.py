@@ -63,7 +63,7 @@ async def test_retries_show_one_updating_status_line_and_keep_errors_in_the_sess
         await wait_until(pilot, lambda: gate.waiting)
         await pilot.pause()
         status = app.status_line.message
-        assert "attempt 1 of 3" in status and "in 2s" in status
+        assert "attempt 2 of 4" in status and "in 2s" in status  # attempts, as "Retry failed after 4 attempts"
         assert "The server had an error while processing your request." in status and "{" not in status
         assert "Rate limited" not in status
         # the editor title tells the truth during the countdown: Enter steers, Esc cancels the retry
@@ -77,7 +77,7 @@ async def test_retries_show_one_updating_status_line_and_keep_errors_in_the_sess
         await wait_until(pilot, lambda: len(gate.calls) == 2 and gate.waiting)
         await pilot.pause()
         status = app.status_line.message
-        assert "attempt 2 of 3" in status and "in 4s" in status
+        assert "attempt 3 of 4" in status and "in 4s" in status
         assert "Rate limited (429)" in status and "Rate limit reached for requests" in status
         # Enter during the countdown queues a steer that goes out with the retry (nothing typed is lost)
         app.prompt_input.insert("also this")
@@ -159,3 +159,50 @@ async def test_a_resumed_session_shows_the_retried_run_once(tmp_path: Path) -> N
         await settle(pilot)
         text = transcript_text(app)
     assert "Recovered" in text and "Error" not in text and '"error"' not in text
+
+
+@pytest.mark.anyio
+async def test_a_failed_attempts_partial_reply_becomes_one_line(tmp_path: Path) -> None:
+    """New-user run #31: each failed attempt's half answer stayed in the transcript (four copies), and the status
+    said "attempt 2 of 3" where the end said "after 4 attempts"."""
+    cut = "The stream ended without a finish_reason or [DONE]: the reply was cut off"
+    half = faux_assistant_message("This answer will be cut off in the middle", stop_reason="error",
+                                  error_message="500 " + cut)
+    session, _ = make_session(tmp_path, [half, half, faux_assistant_message("The whole answer")])
+    gate = Gate()
+    session._sleep = gate.sleep
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        app.prompt_input.insert("cutoff please")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: gate.waiting)
+        await pilot.pause()
+        app.transcript.flush()
+        text = transcript_text(app)
+        assert "This answer will be cut off" not in text
+        assert f"Attempt 1 of 4 failed: 500 {cut}" in text and "attempt 2 of 4" in app.status_line.message
+        gate.release()
+        await wait_until(pilot, lambda: len(gate.calls) == 2 and gate.waiting)
+        gate.release()
+        await wait_until(pilot, lambda: not app.working)
+        await settle(pilot)
+        text = transcript_text(app)
+        assert text.count("This answer will be cut off") == 0 and "The whole answer" in text
+        assert "Attempt 1 of 4 failed" in text and "Attempt 2 of 4 failed" in text
+        assert text.count("Error:") == 0
+        first = next(i for i in app.transcript.items if i.plain_text().startswith("Attempt 1"))
+        assert first.toggle()  # a click shows what that attempt had said
+        assert "This answer will be cut off in the middle" in transcript_text(app)
+    assert len(_file_errors(session)) == 2  # the session keeps both failed messages
+    from pi_tui.coding.agent_session.factory import create_agent_session
+
+    resumed = create_agent_session(str(tmp_path), no_session=True)  # a resume shows the attempts the same way
+    resumed.agent.state.messages = [e.message for e in session.session_manager.get_entries() if e.type == "message"]
+    app = make_app(resumed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        await settle(pilot)
+        text = transcript_text(app)
+    assert "This answer will be cut off" not in text and "The whole answer" in text
+    assert "Attempt 1 failed" in text and "Attempt 2 failed" in text and "Error" not in text
