@@ -252,7 +252,8 @@ class PiApp(App[int]):
                                         id="prompt")
         self.completion_list = attach_completion(self.prompt_input, lambda: self.pi_theme, self.slash_commands,
                                                  lambda: self.cwd, self.failures.report,
-                                                 resources=lambda: listed_resources(getattr(self.startup.mcp_link, "manager", None)))
+                                                 resources=lambda: listed_resources(getattr(self.startup.mcp_link, "manager", None)),
+                                                 max_visible=lambda: getattr(self.settings_manager, "autocomplete_max_visible", 5))
         self.footer = Footer(self.pi_theme)
         yield self.header_widget
         yield self.extensions_controller.parts.header_slot  # an extension's header (ctx.ui.set_header)

@@ -1,7 +1,8 @@
 """The editor's completion list: commands after ``/``, their arguments, files after ``@`` (pi-tui's
 ``SelectList`` as its editor shows it, 0.73.1).
 
-Up to ``max_visible`` rows (pi: 5) around the selected item, which is marked ``→`` and drawn in the accent
+Up to ``max_visible`` rows (settings.json ``autocompleteMaxVisible``, 3..20, pi's default 5; read at each
+layout, so ``/settings`` changes it at once) around the selected item, which is marked ``→`` and drawn in the accent
 colour; each row is the item's label in a first column (as wide as the widest label + 2, between 12 and 32
 cells for commands, 32 otherwise; pi's layout) and its description dimmed after it when the list is wider than
 40 cells; a label or description cut to the width ends with ``…``. ``  (3/17)`` below the rows when not every item is shown. A message row (``Indexing files…``) can
@@ -74,17 +75,27 @@ class CompletionList(Widget):
     paint, so ``/theme`` needs no call here)."""
 
     DEFAULT_CSS = """
-    CompletionList { height: auto; max-height: 7; padding: 0 1; display: none; }
+    CompletionList { height: auto; max-height: 21; padding: 0 1; display: none; }
     """
 
-    def __init__(self, theme: Callable[[], PiTheme], max_visible: int = MAX_VISIBLE, **kwargs: object) -> None:
+    def __init__(self, theme: Callable[[], PiTheme], max_visible: Callable[[], int] | int = MAX_VISIBLE,
+                 **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._theme = theme
-        self.max_visible = max_visible
+        self._max_visible = max_visible
         self.items: list[CompletionItem] = []
         self.selected = 0
         self.commands = False  # command names: pi's narrower first column
         self.message = ""
+
+    @property
+    def max_visible(self) -> int:
+        """Rows shown at most: the setting (or the number given), kept to pi's 3..20; 5 when it fails."""
+        try:
+            value = self._max_visible() if callable(self._max_visible) else self._max_visible
+            return max(3, min(20, int(value)))
+        except (TypeError, ValueError):
+            return MAX_VISIBLE
 
     @property
     def is_open(self) -> bool:
