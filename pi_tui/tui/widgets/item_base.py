@@ -36,9 +36,11 @@ def message_text(content: Any) -> str:
 
 
 class TranscriptItem:
-    """Base class. Subclasses implement ``build(ctx, width) -> list[Strip]`` (without the spacer)."""
+    """Base class. Subclasses implement ``build(ctx, width) -> list[Strip]`` (without the spacer).
+    ``empty_takes_no_space``: a build of no lines gets no spacer either (the item takes no rows)."""
 
     clickable = False
+    empty_takes_no_space = False
 
     def __init__(self) -> None:
         self.version = 0
@@ -80,8 +82,13 @@ class TranscriptItem:
             return self._strips
         # The key is taken before building and stored after it: a render in a worker thread (the transcript's
         # background re-wrap) while the item changes stands for the state it started from, and a build that
-        # raises leaves no key claiming the old strips.
-        strips = [] if folded else self.build(ctx, width) + [blank_strip(width)]
+        # raises leaves no key claiming the old strips. An item with nothing to show takes no rows when
+        # ``empty_takes_no_space`` (new-user run #26), not even its spacer.
+        if folded:
+            strips: list[Strip] = []
+        else:
+            body = self.build(ctx, width)
+            strips = body + [blank_strip(width)] if body or not self.empty_takes_no_space else []
         if not folded:
             state = (key[1], key[2])
             if self._measured_for != state:

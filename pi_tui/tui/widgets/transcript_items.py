@@ -95,7 +95,12 @@ class AssistantItem(TranscriptItem):
     Each text or thinking block renders through an ``IncrementalMarkdown`` (closed Markdown blocks once, per
     width/theme); while ``streaming`` only the open tail is re-rendered. When finished, the same block splitting
     is used, so the final render equals a one-shot render of the same text.
+
+    A message with nothing to show (only tool calls) takes no rows, not even the spacer (new-user run #26: a
+    tool-call-only turn left a 4-row gap).
     """
+
+    empty_takes_no_space = True
 
     def __init__(self, message: Any, streaming: bool = False) -> None:
         super().__init__()
@@ -138,6 +143,11 @@ class AssistantItem(TranscriptItem):
         return True
 
     _collapsed_now = False
+
+    def estimate_height(self, width: int) -> int:
+        if not self.plain_text().strip() and field(self.message, "stop_reason") not in ("error", "aborted"):
+            return 0  # nothing to show: no rows (class docstring)
+        return super().estimate_height(width)
 
     def has_tool_calls(self) -> bool:
         return any(field(b, "type") == "toolCall" for b in field(self.message, "content", []) or [])
