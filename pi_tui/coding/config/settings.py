@@ -23,110 +23,23 @@ from __future__ import annotations
 import copy
 import json
 import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pi_tui.agent.tool_loop_guard import DEFAULT_MAX_REPEATED_TOOL_FAILURES
 from pi_tui.ai.types import THINKING_LEVELS
-from pi_tui.coding.config.jsonc import loads_jsonc
 from pi_tui.coding.config.paths import get_agent_dir, get_project_settings_path, get_settings_path
+from pi_tui.coding.config.settings_file import (  # re-exported: auth, trust and MCP files use them
+    _locked,
+    _read_settings_file,
+    deep_merge,
+    migrate_settings,
+    write_json_atomic,
+)
 
-try:  # POSIX only; on other systems saving works without the cross-process lock
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+__all__ = ["SettingsManager", "_locked", "deep_merge", "migrate_settings", "write_json_atomic"]
 
 _MISSING = object()
-
-
-def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """New dict: ``override`` over ``base``; nested dicts merge recursively, other values (lists too) replace."""
-    result = dict(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(result.get(key), dict):
-            result[key] = deep_merge(result[key], value)
-        else:
-            result[key] = value
-    return result
-
-
-def migrate_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """Rewrite legacy keys in place (pi's ``migrateSettings``) and return the dict."""
-    if "queueMode" in settings and "steeringMode" not in settings:
-        settings["steeringMode"] = settings.pop("queueMode")
-    if "transport" not in settings and isinstance(settings.get("websockets"), bool):
-        settings["transport"] = "websocket" if settings.pop("websockets") else "sse"
-    skills = settings.get("skills")
-    if isinstance(skills, dict):
-        if "enableSkillCommands" in skills and "enableSkillCommands" not in settings:
-            settings["enableSkillCommands"] = skills["enableSkillCommands"]
-        custom = skills.get("customDirectories")
-        if isinstance(custom, list) and custom:
-            settings["skills"] = custom
-        else:
-            del settings["skills"]
-    retry = settings.get("retry")
-    if isinstance(retry, dict) and "maxDelayMs" in retry:
-        max_delay = retry.pop("maxDelayMs")
-        existing = retry.get("provider")
-        provider: dict[str, Any] = existing if isinstance(existing, dict) else {}
-        if isinstance(max_delay, int | float) and provider.get("maxRetryDelayMs") is None:
-            retry["provider"] = {**provider, "maxRetryDelayMs": max_delay}
-    return settings
-
-
-def _read_settings_file(path: Path) -> tuple[dict[str, Any], str | None]:
-    """(settings, error). A missing/empty file is ``{}``; an unreadable or invalid one gives an error text."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}, None
-    except OSError as error:
-        return {}, f"{path}: cannot read settings: {error}"
-    if not text.strip():
-        return {}, None
-    try:
-        data = loads_jsonc(text)
-    except ValueError as error:
-        return {}, f"{path}: invalid JSON ({error}); file ignored"
-    if not isinstance(data, dict):
-        return {}, f"{path}: settings must be a JSON object; file ignored"
-    return migrate_settings(data), None
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    with open(path.with_name(path.name + ".lock"), "a+") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-
-
-def write_json_atomic(path: Path, data: Any, mode: int = 0o644) -> None:
-    """Write ``data`` as 2-space-indented JSON via temp file + fsync + rename (``mode`` applied to the file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
 
 
 class SettingsManager:
@@ -144,6 +57,7 @@ class SettingsManager:
         self.errors: list[str] = []
         self.file_errors: list[str] = []  # files that could not be read or parsed (never drained)
         self._global_error = False
+        self._unsaved_reported = False
         self._modified: set[tuple[str, ...]] = set()
         self._reported: set[str] = set()
         self._overrides: dict[str, Any] = {}
@@ -199,6 +113,7 @@ class SettingsManager:
         """Re-read both files (discarding nothing already saved)."""
         fresh = SettingsManager(self.global_path, self.project_path)
         self._global, self._project, self._global_error = fresh._global, fresh._project, fresh._global_error
+        self._unsaved_reported = False
         self.errors.extend(e for e in fresh.errors if e not in self.errors)
         self.file_errors = list(fresh.file_errors)
         self._modified.clear()
@@ -532,10 +447,17 @@ class SettingsManager:
     def save(self) -> None:
         """Write the keys changed here into the global file (re-read under a lock; other keys kept).
 
-        Skipped when the global file could not be parsed at load time (it is never clobbered) or in memory.
+        Skipped when the global file could not be parsed at load time (it is never clobbered; the first such
+        change adds one message to ``errors``) or in memory.
         Write failures are recorded in ``errors`` (not raised).
         """
-        if self.global_path is None or self._global_error or not self._modified:
+        if self.global_path is None or not self._modified:
+            return
+        if self._global_error:  # said once: the change holds for this run only (tester2 #3: silently lost)
+            if not self._unsaved_reported:
+                self._unsaved_reported = True
+                self.errors.append(f"{self.global_path}: changes are not saved while the file cannot be parsed "
+                                   "(fix it, then /reload); they hold for this run only")
             return
         try:
             with _locked(self.global_path):

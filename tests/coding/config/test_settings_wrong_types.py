@@ -64,3 +64,21 @@ def test_the_session_reports_them_as_startup_warnings(tmp_path: Path, monkeypatc
     warnings = [w for w in session.startup_warnings if "settings.json" in w]
     assert any(": theme must be a string" in w for w in warnings), session.startup_warnings
     assert any(": hideThinkingBlock must be a boolean" in w for w in warnings), session.startup_warnings
+
+
+def test_a_change_to_an_unparsable_file_is_said_once_not_saved(tmp_path: Path) -> None:
+    """tester2 #3: with a settings.json that cannot be parsed, /theme and Ctrl+T changed nothing on disk and
+    said nothing; now the first such change says it holds for this run only. The file is never touched."""
+    home = tmp_path / "agent"
+    home.mkdir()
+    path = home / "settings.json"
+    path.write_text('{"theme": "light", "retry": {')
+    manager = SettingsManager.create(str(tmp_path), home, project_trusted=False)
+    manager.drain_errors()  # the parse error, shown at start
+    manager.set_theme("nord")
+    errors = manager.drain_errors()
+    assert len(errors) == 1 and f"{path}: changes are not saved" in errors[0] and "this run only" in errors[0]
+    manager.set_hide_thinking_block(True)
+    assert manager.drain_errors() == []  # once
+    assert path.read_text() == '{"theme": "light", "retry": {'
+    assert manager.theme == "nord"  # in force for this run
