@@ -131,6 +131,7 @@ class EditorCompletion:
             if self._stale():  # keys of the same burst changed the text after the list was computed
                 if not self._refresh_now():
                     if key == "tab" and action != "tui.input.submit":
+                        self._armed = True  # the burst's own edit, reported after this key, asks again (not closes)
                         self.request()  # the list follows the text once its completions arrive
                         return True
                     self.close()
