@@ -191,9 +191,14 @@ async def test_a_failed_attempts_partial_reply_becomes_one_line(tmp_path: Path) 
         assert text.count("This answer will be cut off") == 0 and "The whole answer" in text
         assert "Attempt 1 of 4 failed" in text and "Attempt 2 of 4 failed" in text
         assert text.count("Error:") == 0
+        await pilot.press("ctrl+o")  # Ctrl+O shows what the attempts had said
+        await pilot.pause()
+        assert transcript_text(app).count("This answer will be cut off in the middle") == 2
+        await pilot.press("ctrl+o")
+        await pilot.pause()
         first = next(i for i in app.transcript.items if i.plain_text().startswith("Attempt 1"))
-        assert first.toggle()  # a click shows what that attempt had said
-        assert "This answer will be cut off in the middle" in transcript_text(app)
+        assert first.toggle()  # and a click that one's
+        assert transcript_text(app).count("This answer will be cut off in the middle") == 1
     assert len(_file_errors(session)) == 2  # the session keeps both failed messages
     from pi_tui.coding.agent_session.factory import create_agent_session
 

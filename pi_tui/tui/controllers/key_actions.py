@@ -12,6 +12,7 @@ from typing import Any
 from pi_tui.tui.controllers.host import AppHost
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
+from pi_tui.tui.widgets.failed_attempt import FailedAttemptItem
 from pi_tui.tui.widgets.transcript_items import (
     ArtifactItem,
     AssistantItem,
@@ -163,7 +164,7 @@ class KeyActions:
         host = self.host
         host.ctx.expand_tools = not host.ctx.expand_tools
         for item in host.transcript.items:
-            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem | UserItem):
+            if isinstance(item, ToolItem | BashItem | ArtifactItem | SummaryItem | UserItem | FailedAttemptItem):
                 item.changed()
                 host.transcript.item_changed(item, new_output=False)
 
