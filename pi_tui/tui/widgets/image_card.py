@@ -30,8 +30,10 @@ from rich.text import Text
 from textual.strip import Strip
 
 from pi_tui.coding.images import format_bytes, image_facts
+from pi_tui.coding.user_blocks import FileBlock, UserBlocks, split_user_text
 from pi_tui.tui.widgets.message_render import RenderContext
 from pi_tui.tui.widgets.transcript_items import UserItem, field
+from pi_tui.tui.widgets.user_message_item import UserMessageItem
 
 _FILE_TAG = re.compile(r'<file name="([^"\n]*)">((?:\[Image[^\]\n]*\]\n?)*)</file>\n?')
 """pi's reference line of an attached image: its notes (``[Image: original …]``, ``[Image converted …]``,
@@ -139,23 +141,23 @@ def image_strips(images: Sequence[tuple[str | None, Any]], ctx: RenderContext, w
     return out
 
 
-class UserImagesItem(UserItem):
-    """A user message with images: its text (pi's file lines taken out) and a card per image below it."""
+class UserImagesItem(UserMessageItem):
+    """A user message with images: its text (pi's file lines taken out), a ``[file]`` line per text file sent
+    with it (``UserMessageItem``) and a card per image below it."""
 
-    def __init__(self, text: str, images: Sequence[tuple[str | None, Any]]) -> None:
-        super().__init__(text)
+    def __init__(self, text: str, images: Sequence[tuple[str | None, Any]], files: Sequence[FileBlock] = ()) -> None:
+        super().__init__(UserBlocks(text, list(files)))
         self.images = list(images)
 
     def plain_text(self) -> str:
         names = ", ".join(name or "image" for name, _ in self.images)
-        return f"{self.text}\n[images: {names}]"
+        return f"{super().plain_text()}\n[images: {names}]"
 
     def estimate_height(self, width: int) -> int:
         return super().estimate_height(width) + 3 * len(self.images)
 
     def build(self, ctx: RenderContext, width: int) -> list[Strip]:
-        strips = super().build(ctx, width) if self.text.strip() else []
-        return strips + image_strips(self.images, ctx, width)
+        return super().build(ctx, width) + image_strips(self.images, ctx, width)
 
 
 def user_item(content: Any) -> UserItem:
@@ -167,7 +169,9 @@ def user_item(content: Any) -> UserItem:
         return user_text_item(message_text(content))  # @file and /skill blocks as compact lines (#3, #13)
     texts = [str(field(b, "text", "") or "") for b in content if field(b, "type") == "text"]
     images = [b for b in content if field(b, "type") == "image"]
-    paths, rest = split_file_tags("\n".join(texts))
+    blocks = split_user_text("\n".join(texts))  # image lines and text files (a text file's XML was shown)
+    paths = [f.path for f in blocks.files if f.content is None]
     names: list[str | None] = [os.path.basename(p) or p for p in paths]
     names += [None] * (len(images) - len(names))
-    return UserImagesItem(rest.strip(), list(zip(names, images, strict=False)))
+    return UserImagesItem(blocks.text.strip(), list(zip(names, images, strict=False)),
+                          [f for f in blocks.files if f.content is not None])

@@ -52,7 +52,7 @@ class UserMessageItem(UserItem):
     @property  # type: ignore[override]
     def clickable(self) -> bool:  # type: ignore[override]
         """A click shows or hides the attachments (and a long text)."""
-        return True
+        return bool(self.files or self.skill is not None) or self.long
 
     def toggle(self) -> bool:
         self.expanded = not self.expanded
