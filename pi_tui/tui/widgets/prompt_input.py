@@ -147,8 +147,10 @@ class PromptInput(TextArea):
     def release_keys(self) -> None:
         """Replay the held keys into the editor, in order, as if typed now (after the text the app set)."""
         held, self._held = self._held, None
-        for key, character in held or []:
-            self.post_message(events.Key(key, character))
+        for n, (key, character) in enumerate(held or []):
+            replayed = events.Key(key, character)
+            replayed.time += n * PASTE_BURST_GAP_S * 2  # typed one by one: its Enter sends, as when it was typed
+            self.post_message(replayed)
 
     @property
     def holding_keys(self) -> bool:
