@@ -10,7 +10,6 @@ highlighted by a syntax theme made from the nine ``syntax*`` tokens (pi-referenc
 from __future__ import annotations
 
 import io
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -25,7 +24,6 @@ from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets.markdown_blocks import split_blocks
 
 NULL_STYLE = Style.null()
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # would reach the terminal as control bytes
 
 
 def _safe_strip(line: list[Segment], width: int) -> Strip:
@@ -34,9 +32,10 @@ def _safe_strip(line: list[Segment], width: int) -> Strip:
     alternate screen). Every transcript item renders through here; the text is cleaned by the same function as
     tool output (``sanitize_terminal_output``), and a line that got shorter is padded back to ``width``."""
     segments = [seg if seg.style is not None else Segment(seg.text, NULL_STYLE) for seg in line if not seg.control]
-    if not any(_UNSAFE.search(seg.text) for seg in segments):
+    cleaned = [sanitize_terminal_output(seg.text) for seg in segments]  # the same string when there is nothing to do
+    if all(text is seg.text for text, seg in zip(cleaned, segments, strict=True)):
         return Strip(segments, width)
-    clean = [Segment(sanitize_terminal_output(seg.text), seg.style) for seg in segments]
+    clean = [Segment(text, seg.style) for text, seg in zip(cleaned, segments, strict=True)]
     return Strip(clean).adjust_cell_length(width, NULL_STYLE)
 
 
