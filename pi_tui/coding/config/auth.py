@@ -326,12 +326,12 @@ class AuthStorage:
         if runtime:
             return runtime
         self._refresh()
+        self._key_failures.pop(provider, None)  # what key_failure says is about this lookup only
         record = self._data.get(provider)
         if isinstance(record, dict):
             if record.get("type") == "api_key" and isinstance(record.get("key"), str):
                 resolved = resolve_config_value(record["key"])
                 if resolved:
-                    self._key_failures.pop(provider, None)
                     return resolved
                 failure = command_failure(record["key"])
                 if failure is not None:
