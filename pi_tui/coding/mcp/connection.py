@@ -52,6 +52,9 @@ STDERR_TAIL_CHARS = 300
 STDERR_TAIL_LINES = 3
 CLIENT_NAME = "pi-tui"
 MIN_CONNECT_TIMEOUT_S = 30.0
+MALFORMED_GRACE = 2.0
+"""Seconds a connecting server may still answer ``initialize`` properly after a malformed message (a stray
+start-up line on stdout); then the connection fails with that message as the reason (tester2 #18)."""
 
 
 _SDK_MODULE = "pi_tui.coding.mcp.sdk"
@@ -284,12 +287,7 @@ class McpConnection:
                     )
                 )
                 with anyio.fail_after(self.connect_timeout):
-                    init = await session.initialize()
-                    self.server_info = init.server_info
-                    self.instructions = init.instructions
-                    self.tools = await self._list_tools(session)
-                    self.prompts = await self._list_prompts(session, init.capabilities)
-                    self.resources = await list_resources(session, init.capabilities, sdk)
+                    await self._handshake(session, sdk)
                 self._session = session
                 self.connected_at = time.monotonic()
                 self._set_state("connected", None)
@@ -336,6 +334,30 @@ class McpConnection:
             if stderr is not None:
                 with contextlib.suppress(OSError):
                     stderr.close()
+
+    async def _handshake(self, session: ClientSession, sdk: Any) -> None:
+        """``initialize`` and the listings, failed :data:`MALFORMED_GRACE` seconds after a malformed message if
+        the handshake has not finished by then (tester2 #18: a server answering garbage waited the whole
+        connect timeout; a stray start-up line followed by the real answer still connects).
+
+        Raises :class:`McpError` naming the malformed message."""
+        assert self._malformed is not None
+        garbage = self._malformed  # set by the first malformed message (``_on_message`` then makes a new one)
+
+        async def watch() -> None:
+            await garbage.wait()
+            await anyio.sleep(MALFORMED_GRACE)
+            raise McpError(f"the server answered with a malformed message: {self._malformed_text}")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            init = await session.initialize()
+            self.server_info = init.server_info
+            self.instructions = init.instructions
+            self.tools = await self._list_tools(session)
+            self.prompts = await self._list_prompts(session, init.capabilities)
+            self.resources = await list_resources(session, init.capabilities, sdk)
+            group.cancel_scope.cancel()
 
     async def _on_http_response(self, response: Any) -> None:
         """Remember the last HTTP status (a 401 at start-up means the server needs sign-in)."""
