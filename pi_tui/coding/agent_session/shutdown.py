@@ -70,6 +70,14 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT, un
     ``limit`` is in seconds; ``unsent``: texts the front end held back itself, kept with the queued ones.
     """
     deadline = time.monotonic() + max(0.0, limit)
+    kept = False
+
+    def keep() -> None:  # once, whichever way settling ends (``extra`` texts must not be saved twice)
+        nonlocal kept
+        if not kept:
+            kept = True
+            keep_unsent(session, unsent)
+
     try:
         for name in ("abort_retry", "abort_compaction", "abort_bash"):
             method = getattr(session, name, None)
@@ -90,23 +98,21 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT, un
             await asyncio.wait_for(waiter(), timeout=max(0.0, deadline - time.monotonic()))
         while session_busy(session):  # a user bash being killed, a manual compaction being cancelled
             if time.monotonic() > deadline:
-                log.warning("the session did not settle within %.1f s; exiting anyway", limit)
-                keep_unsent(session, unsent)
-                return False
+                raise TimeoutError
             await asyncio.sleep(_POLL)
         flush = getattr(session, "flush_pending_bash", None)
         if callable(flush):
             flush()  # a ``!cmd`` that ended while the agent streamed is saved, not dropped
-        keep_unsent(session, unsent)
+        keep()  # before the seam: an extension's session_shutdown sees the kept notification
         shutdown = getattr(session, "shutdown", None)
         if callable(shutdown):
             await shutdown()  # seam: session_shutdown (AgentSession.shutdown)
     except TimeoutError:
         log.warning("the session did not settle within %.1f s; exiting anyway", limit)
-        keep_unsent(session, unsent)
         return False
     except Exception:
         log.exception("settling the session before exit failed")
-        keep_unsent(session, unsent)
         return False
+    finally:
+        keep()
     return True
