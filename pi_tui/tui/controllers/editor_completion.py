@@ -25,7 +25,7 @@ import contextlib
 import functools
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -171,12 +171,14 @@ class EditorCompletion:
     def _refresh_now(self) -> bool:
         """Recompute the suggestions for the text before the cursor when that can be done at once (commands);
         True when the list is now current and has items."""
+        if self.providers is not None and self.providers.active:
+            return False  # extension providers answer asynchronously (``request``)
         before, row, _ = self._before_cursor()
         prefix = command_prefix(before, row)
         if prefix is None:
             return False
         self._request += 1
-        self._show(command_suggestions(prefix, self._commands()))
+        self._show_commands(prefix)
         return self.suggestions is not None and self.view.selected_item is not None
 
     def _tab_context(self) -> bool:
@@ -237,17 +239,26 @@ class EditorCompletion:
             return
         prefix = command_prefix(before, row)
         if prefix is not None:
-            self._show(command_suggestions(prefix, self._commands()))
+            self._show_commands(prefix)
             return
+        # partials, not coroutines: a request replaced before its worker starts creates none (no "never awaited")
         at_prefix = extract_at_prefix(before)
         if at_prefix is not None:
-            self.view.run_worker(self._files(token, at_prefix), group="editor-completion", exclusive=True)
+            self._run(functools.partial(self._files, token, at_prefix))
             return
         context = argument_context(before, row)
         if context is not None:
-            self.view.run_worker(self._arguments(token, *context), group="editor-completion", exclusive=True)
+            self._run(functools.partial(self._arguments, token, *context))
             return
         self.close()
+
+    def _run(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run one completion request as the view's exclusive worker (a newer request cancels it)."""
+        self.view.run_worker(work, group="editor-completion", exclusive=True)  # type: ignore[arg-type]
+
+    def _show_commands(self, prefix: str) -> None:
+        """Show the slash commands matching ``prefix`` (computed at once: no worker)."""
+        self._show(command_suggestions(prefix, self._commands()))
 
     def _current(self, token: int) -> bool:
         return token == self._request
