@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,8 @@ from pi_tui.tui.widgets.message_render import RenderContext
 from pi_tui.tui.widgets.tool_panel import short_form
 from pi_tui.tui.widgets.transcript_items import AssistantItem, NoticeItem, SummaryItem, ToolItem, UserItem
 
-from .test_tool_output_terminal_control import EVIL, _tmux
+from .test_tool_output_terminal_control import EVIL
+from .tmux_app import needs_tmux, run_in_tmux
 
 FORBIDDEN = ("\x1b", "\x07", "\x08", "\x9b", "\x9c", "\x9d", "\x0e", "\x0f", "\x7f", "\r")
 
@@ -84,60 +83,21 @@ def test_print_mode_cleans_only_for_a_terminal(tmp_path: Path) -> None:
     assert b"\x1b]52" in piped.stdout  # a pipe gets the text as the model sent it (scripts, pi)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+@needs_tmux
 def test_tmux_a_reply_with_escape_sequences_leaves_the_terminal_alone(tmp_path: Path) -> None:
-    from tests.conformance.mock_llm_server import MockLlmServer
-
     project = tmp_path / "project"
     project.mkdir()
-    home = tmp_path / "agent"
-    home.mkdir()
     script: list[dict[str, Any]] = [
         {"type": "tool", "calls": [{"id": "c1", "name": "bash",
                                     "args": {"command": "echo hi \x1b]0;PWNED-ARG\x07"}}]},
         {"type": "text", "text": EVIL + "\n\nALL-DONE"},
     ]
-    sock = f"model-osc-{os.getpid()}"
-    raw_log = tmp_path / "raw.log"
-    with MockLlmServer(script) as server:
-        (home / "models.json").write_text(json.dumps({"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{server.port}/v1", "api": "openai-completions", "apiKey": "none",
-            "models": [{"id": "mock-model"}]}}}))
-        env = f"PI_TUI_DIR={home} PI_TUI_SESSION_DIR={tmp_path / 'sessions'} PYTHONPATH={os.environ.get('PYTHONPATH', '')}"
-        command = (f"cd {project} && sleep 0.5 && env {env} {sys.executable} -m pi_tui.cli "
-                   "--provider mock --model mock-model")
-        try:
-            _tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command)
-            _tmux(sock, "set", "-g", "set-clipboard", "on")
-            _tmux(sock, "pipe-pane", "-t", "t", "-o", f"cat >> {raw_log}")
-            title_before = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
-            deadline = time.monotonic() + 40
-            while "Enter" not in _tmux(sock, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
-                time.sleep(0.2)
-            time.sleep(1.0)
-            _tmux(sock, "send-keys", "-t", "t", "-l", "say something odd")
-            _tmux(sock, "send-keys", "-t", "t", "Enter")
-            screen = ""
-            while time.monotonic() < deadline:
-                screen = _tmux(sock, "capture-pane", "-p", "-t", "t")
-                if "ALL-DONE" in screen:
-                    break
-                time.sleep(0.2)
-            assert "ALL-DONE" in screen, screen
-            time.sleep(0.5)
-            screen = _tmux(sock, "capture-pane", "-p", "-t", "t")
-            title_after = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
-            alternate = _tmux(sock, "display", "-p", "-t", "t", "#{alternate_on}")
-            buffers = _tmux(sock, "list-buffers")
-            _tmux(sock, "send-keys", "-t", "t", "C-d")
-        finally:
-            _tmux(sock, "kill-server")
-    raw = raw_log.read_bytes()
-    assert title_after == title_before and "PWNED" not in title_after
-    assert alternate.strip() == "1"  # still on the app's screen
-    assert buffers == ""  # no OSC 52 clipboard write
-    assert b"\x1b]52" not in raw and b"cm0gLXJmIH4K" not in raw and b"\x1b]0;PWNED" not in raw
-    assert "say something odd" in screen and "Enter" in screen  # the prompt and the editor are still drawn
+    run = run_in_tmux(tmp_path, project, script, "say something odd")
+    assert run.title_after == run.title_before and "PWNED" not in run.title_after
+    assert run.alternate.strip() == "1"  # still on the app's screen
+    assert run.buffers == ""  # no OSC 52 clipboard write
+    assert b"\x1b]52" not in run.raw and b"cm0gLXJmIH4K" not in run.raw and b"\x1b]0;PWNED" not in run.raw
+    assert "say something odd" in run.screen and "Enter" in run.screen  # the prompt and the editor are still drawn
 
 
 def test_only_the_sequences_go_the_words_after_them_stay() -> None:

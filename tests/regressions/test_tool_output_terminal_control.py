@@ -19,11 +19,6 @@ app wrote to the terminal).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +30,7 @@ from pi_tui.coding.tools import create_coding_tools
 from pi_tui.coding.user_bash import run_user_bash
 
 from ..coding.session_core.helpers import Recorder, make_session, session_lines
+from .tmux_app import needs_tmux, run_in_tmux
 
 pytestmark = pytest.mark.anyio
 
@@ -166,74 +162,20 @@ def test_a_command_written_by_an_injected_model_is_shown_clean() -> None:
 # ---------------------------------------------------------------------------------------- tmux
 
 
-def _tmux(sock: str, *args: str) -> str:
-    return subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True, check=False).stdout
-
-
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+@needs_tmux
 def test_tmux_bash_cat_of_a_malicious_file_never_reaches_the_terminal(tmp_path: Path) -> None:
-    from tests.conformance.mock_llm_server import MockLlmServer
-
     project = tmp_path / "project"
     project.mkdir()
     (project / "evil.txt").write_text(EVIL)
-    home = tmp_path / "agent"
-    home.mkdir()
     script: list[dict[str, Any]] = [
         {"type": "tool", "calls": [{"id": "c1", "name": "bash", "args": {"command": "cat evil.txt"}}]},
         {"type": "tool", "calls": [{"id": "c2", "name": "read", "args": {"path": "evil.txt"}}]},
         {"type": "text", "text": "ALL-DONE"},
     ]
-    sock = f"tools-osc-{os.getpid()}"
-    raw_log = tmp_path / "raw.log"
-    with MockLlmServer(script) as server:
-        (home / "models.json").write_text(
-            json.dumps(
-                {
-                    "providers": {
-                        "mock": {
-                            "baseUrl": f"http://127.0.0.1:{server.port}/v1",
-                            "api": "openai-completions",
-                            "apiKey": "none",
-                            "models": [{"id": "mock-model"}],
-                        }
-                    }
-                }
-            )
-        )
-        env = f"PI_TUI_DIR={home} PI_TUI_SESSION_DIR={tmp_path / 'sessions'} PYTHONPATH={os.environ.get('PYTHONPATH', '')}"
-        command = (
-            f"cd {project} && sleep 0.5 && env {env} {sys.executable} -m pi_tui.cli "
-            "--provider mock --model mock-model"
-        )
-        try:
-            _tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command)
-            _tmux(sock, "set", "-g", "set-clipboard", "on")
-            _tmux(sock, "pipe-pane", "-t", "t", "-o", f"cat >> {raw_log}")
-            title_before = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
-            deadline = time.monotonic() + 30
-            while "Enter" not in _tmux(sock, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
-                time.sleep(0.2)
-            time.sleep(1.0)
-            _tmux(sock, "send-keys", "-t", "t", "-l", "look at evil.txt")
-            _tmux(sock, "send-keys", "-t", "t", "Enter")
-            screen = ""
-            while time.monotonic() < deadline:
-                screen = _tmux(sock, "capture-pane", "-p", "-t", "t")
-                if "ALL-DONE" in screen:
-                    break
-                time.sleep(0.2)
-            assert "ALL-DONE" in screen, screen
-            time.sleep(0.5)
-            title_after = _tmux(sock, "display", "-p", "-t", "t", "#{pane_title}")
-            buffers = _tmux(sock, "list-buffers")
-            _tmux(sock, "send-keys", "-t", "t", "C-d")
-        finally:
-            _tmux(sock, "kill-server")
-    raw = raw_log.read_bytes()
-    assert "PWNED" not in title_after and title_after == title_before
-    assert buffers == ""  # OSC 52 would have created a tmux paste buffer ("rm -rf ~")
-    assert b"PWNED" not in raw
-    assert b"\x1b]52" not in raw and b"cm0gLXJmIH4K" not in raw
-    assert b"evil.example" not in raw
-    assert b"click me" in raw  # the text of the file did reach the screen
+    run = run_in_tmux(tmp_path, project, script, "look at evil.txt", timeout=30)
+    assert "PWNED" not in run.title_after and run.title_after == run.title_before
+    assert run.buffers == ""  # OSC 52 would have created a tmux paste buffer ("rm -rf ~")
+    assert b"PWNED" not in run.raw
+    assert b"\x1b]52" not in run.raw and b"cm0gLXJmIH4K" not in run.raw
+    assert b"evil.example" not in run.raw
+    assert b"click me" in run.raw  # the text of the file did reach the screen
