@@ -86,7 +86,10 @@ class SessionView:
                   or duplicates_tool_diff(message, self.app.transcript.items)):
             item = item_for_message(message)
             if item is not None:
-                self.app.transcript.add(item)
+                # saved now, before the live reply (saved at its end): shown there too, so the screen reads the
+                # same after a resume (pi 1.x 0.80.4)
+                live = self.current if self.current is not None and self.current.streaming else None
+                self.app.transcript.add(item, before=live)
 
     def on_message_update(self, event: Any) -> None:
         message = field(event, "message")

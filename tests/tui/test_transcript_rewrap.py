@@ -103,7 +103,7 @@ async def test_a_resize_rewraps_a_long_expanded_item_off_the_event_loop_and_keys
         renders_on(big, threads)
         main = threading.get_ident()
         for cols, rows in ((60, 16), (200, 50), (120, 30)):
-            t.scroll_to(y=t._top_of(1) + 5, animate=False, immediate=True)  # the long item in view
+            t.scroll_to(y=t.item_top(t.items[1]) + 5, animate=False, immediate=True)  # the long item in view
             await pilot.pause()
             await pilot.resize_terminal(cols, rows)
             await pilot.press("x")

@@ -131,9 +131,6 @@ class Transcript(ScrollView, can_focus=False):
         i = self._index.get(id(item))
         if i is None:
             return None
-        return self._top_of(i)
-
-    def _top_of(self, i: int) -> int:
         return self._table.top(i)
 
     def _viewport_height(self) -> int:
@@ -195,7 +192,7 @@ class Transcript(ScrollView, can_focus=False):
             return None
         h = self._table.heights[i]
         row = anchor.row if anchor.width == self._width else anchor.row * h // max(1, anchor.height)
-        return self._top_of(i) + max(0, min(row, h - 1))
+        return self._table.top(i) + max(0, min(row, h - 1))
 
     def _scroll_quietly(self, y: float) -> None:
         self._quiet += 1
@@ -241,21 +238,27 @@ class Transcript(ScrollView, can_focus=False):
             self.following = True
 
     # ----------------------------------------------------------------- items
-    def add(self, item: TranscriptItem) -> TranscriptItem:
-        """Append an item (a ``status`` notice right after another replaces it, as in pi)."""
-        if (isinstance(item, NoticeItem) and item.level == "status" and self.items
-                and isinstance(self.items[-1], NoticeItem) and self.items[-1].level == "status"):
-            last = self.items[-1]
-            assert isinstance(last, NoticeItem)
+    def add(self, item: TranscriptItem, before: TranscriptItem | None = None) -> TranscriptItem:
+        """Append an item, or insert it ``before`` another (a UI entry saved while a reply streams, pi 1.x
+        0.80.4); a ``status`` notice right after another replaces it, as in pi."""
+        at = self._index.get(id(before)) if before is not None else None
+        last = self.items[-1] if self.items else None
+        if at is None and isinstance(item, NoticeItem) and item.level == "status" and isinstance(last, NoticeItem) \
+                and last.level == "status":
             last.text = item.text
             last.changed()
             self.item_changed(last)
             return last
-        self.items.append(item)
-        self._index[id(item)] = len(self.items) - 1
-        self._table.append(item.guess_height(self.ctx, self._width or 80))
-        self._dirty.add(len(self.items) - 1)
-        self._note_output(len(self.items) - 1)
+        i = len(self.items) if at is None else at
+        self.items.insert(i, item)
+        self._table.insert(i, item.guess_height(self.ctx, self._width or 80))
+        if at is None:
+            self._index[id(item)] = i
+        else:
+            self._index = {id(it): k for k, it in enumerate(self.items)}
+            self._dirty = {d if d < i else d + 1 for d in self._dirty}
+        self._dirty.add(i)
+        self._note_output(i)
         self._schedule_flush(item)
         return item
 
@@ -277,7 +280,8 @@ class Transcript(ScrollView, can_focus=False):
         same row; when the rebuild folds it under a collapsed summary, that summary is. A view that follows
         the end, or whose item is gone, is at the end."""
         new = list(items)
-        anchor = None if self._following else self._find_anchor(new)
+        found = None if self._following else self.item_at_line(int(self.scroll_y))
+        anchor = None if found is None else find_anchor(self.items, found[0], found[1], new, self.ctx)
         self.clear()
         self.extend(new)
         if anchor is None:
@@ -288,11 +292,6 @@ class Transcript(ScrollView, can_focus=False):
         self._view_anchor = ViewAnchor(item, row, self._table.heights[i], self._width)
         self._place()
         self._ensure_visible_rendered()
-
-    def _find_anchor(self, new: list[TranscriptItem]) -> tuple[TranscriptItem, int] | None:
-        """The item of ``new`` (and row) standing for the current anchor (``replace_items``)."""
-        found = self.item_at_line(int(self.scroll_y))
-        return None if found is None else find_anchor(self.items, found[0], found[1], new, self.ctx)
 
     def clear(self) -> None:
         """Remove every item."""
@@ -352,7 +351,7 @@ class Transcript(ScrollView, can_focus=False):
         """Item ``i`` got new output: flag it when its end is below a scrolled-up view."""
         if self._following or self.unseen_below or not self.items or i < 0:
             return
-        if self._top_of(i) + self._table.heights[i] > int(self.scroll_y) + self._viewport_height():
+        if self._table.top(i) + self._table.heights[i] > int(self.scroll_y) + self._viewport_height():
             self.unseen_below = True
             self.refresh()
 

@@ -57,6 +57,12 @@ class HeightTable:
         self.heights.append(height)
         self._offsets.append(0)
 
+    def insert(self, i: int, height: int) -> None:
+        """Add an item before item ``i`` (``i == len``: at the end)."""
+        self.heights.insert(i, height)
+        self._offsets.append(0)
+        self._valid = min(self._valid, i)
+
     def delete(self, i: int) -> None:
         """Remove item ``i``."""
         del self.heights[i]
