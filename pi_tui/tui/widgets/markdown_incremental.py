@@ -19,6 +19,7 @@ from textual.strip import Strip
 
 from pi_tui.tui.widgets.markdown_blocks import scan_blocks
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, block_strips
+from pi_tui.tui.widgets.streaming_fence import hold_partial_fence
 
 
 class IncrementalMarkdown:
@@ -80,7 +81,8 @@ class IncrementalMarkdown:
         if tail:
             if result:
                 result.append(blank)
-            self._tail = _same_objects(self._render(ctx, tail, width), old_tail)
+            shown = tail if final else hold_partial_fence(tail)  # no one-line grow and shrink per closing fence
+            self._tail = _same_objects(self._render(ctx, shown, width), old_tail)
             result.extend(self._tail)
         return result
 

@@ -22,6 +22,7 @@ from textual.strip import Strip
 from pi_tui.agent.terminal_text import sanitize_display_text, sanitize_terminal_output
 from pi_tui.tui.theme_loader import PiTheme
 from pi_tui.tui.widgets.markdown_blocks import split_blocks
+from pi_tui.tui.widgets.streaming_fence import hold_partial_fence
 
 NULL_STYLE = Style.null()
 
@@ -129,6 +130,7 @@ class RenderContext:
         (``final=False``) is rendered fresh each time and never cached.
         """
         blocks, tail = split_blocks(text, final=final)
+        tail = hold_partial_fence(tail) if tail and not final else tail  # no one-line grow and shrink per fence
         out: list[Strip] = []
         blank = blank_strip(width + indent)
         prefix = f"{cache_prefix}{indent}\0"
