@@ -45,6 +45,7 @@ from pi_tui.tui.log_setup import FailureReporter
 from pi_tui.tui.modals import arrival_guard
 from pi_tui.tui.screen_cancel import escape_for
 from pi_tui.tui.session_adapter import cwd_display, footer_data, git_branch
+from pi_tui.tui.session_title import app_title
 from pi_tui.tui.session_view import SessionView
 from pi_tui.tui.theme_loader import PiTheme, ThemeError, find_theme, to_textual_theme
 from pi_tui.tui.transcript_builder import compaction_note, items_for_session
@@ -470,9 +471,7 @@ class PiApp(App[int]):
 
     def update_title(self) -> None:
         """Terminal title ``π - <session name> - <cwd basename>`` (pi)."""
-        name = self.session.session_name if self.session is not None else None
-        base = os.path.basename(self.cwd.rstrip("/")) or self.cwd
-        self.title = f"π - {name} - {base}" if name else f"π - {base}"
+        self.title = app_title(self.session.session_name if self.session is not None else None, self.cwd)
 
     def add_notice(self, level: str, text: str) -> NoticeItem:
         """A status/info/warning/error line in the transcript (not persisted)."""
