@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 
 from pi_tui import __version__
+from pi_tui.coding.agent_session.shutdown import session_busy
 from pi_tui.coding.extensions.registries import CommandSpec
 from pi_tui.coding.mcp.resources import listed_resources
 from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
@@ -366,7 +367,8 @@ class PiApp(App[int]):
                     await super().on_event(escape)  # the screen closed; else its own Escape key handling
                 return
             if (self.focused is not editor and editor.screen is self.screen
-                    and (isinstance(event, events.Paste) or editor_takes_key(event, self.keymap))):
+                    and (isinstance(event, events.Paste)
+                         or editor_takes_key(event, self.keymap, busy=session_busy(self.session)))):
                 editor.focus()
                 editor._forward_event(event)
                 return
@@ -581,14 +583,6 @@ class PiApp(App[int]):
     async def flush_compaction_queue(self, will_retry: bool = False) -> None:
         """Send what was typed during compaction (``SubmitController.flush_compaction_queue``)."""
         await self.submit_flow.flush_compaction_queue(will_retry)
-
-    @property
-    def _last_clear(self) -> float:
-        return self.key_actions.last_clear
-
-    @_last_clear.setter
-    def _last_clear(self, value: float) -> None:
-        self.key_actions.last_clear = value
 
     def action_focus_input(self) -> None:
         """Escape outside the editor (tool panel): back to the editor."""

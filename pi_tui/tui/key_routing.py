@@ -25,18 +25,21 @@ NAVIGATION_ACTIONS = frozenset({
 FOCUS_KEYS = frozenset({"tab", "shift+tab"})
 
 
-def editor_takes_key(event: events.Key, keymap: Keymap) -> bool:
+def editor_takes_key(event: events.Key, keymap: Keymap, busy: bool = False) -> bool:
     """True when ``event`` (pressed while the editor lacks focus) must be delivered to the editor.
 
     Printable characters and Enter always are; other keys when the keymap binds them to an app action that is
-    not a navigation action (``NAVIGATION_ACTIONS``). Tab/Shift+Tab keep moving focus.
+    not a navigation action (``NAVIGATION_ACTIONS``). Tab/Shift+Tab keep moving focus. ``busy``: a run, a user
+    ``!cmd``, a compaction or a retry wait is going on; then Escape aborts it at once, as the editor's title says
+    (tester3 #1: with the tool panel focused the first Escape only moved focus back to the editor).
     """
     key = event.key
     if key in FOCUS_KEYS:
         return False
     action = keymap.action_for(key)
     if action == "app.interrupt":
-        return key != "escape"  # Escape outside the editor returns to it (the app's binding); a remapped key aborts
+        # idle, Escape outside the editor returns to it (the app's binding); busy, or a remapped key, aborts
+        return busy or key != "escape"
     if action is not None:
         return action not in NAVIGATION_ACTIONS
     return key == "enter" or event.is_printable

@@ -211,7 +211,7 @@ async def test_history_ctrl_c_and_ctrl_d(tmp_path: Path) -> None:
         await pilot.press("down", "down")
         assert app.prompt_input.text == ""
         app.prompt_input.insert("junk")
-        app._last_clear = -10.0
+        app.key_actions.last_clear = -10.0
         await pilot.press("ctrl+c")
         assert app.prompt_input.text == "" and app.is_running
         await pilot.press("ctrl+d")

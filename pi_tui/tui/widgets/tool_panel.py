@@ -71,9 +71,11 @@ def row_text(item: ToolItem, theme: PiTheme, width: int = 60, show_timing: bool 
 
 class ToolList(OptionList):
     """The panel's list; remembers when the user picked a row (keys or mouse) so the highlight stops
-    following the running call."""
+    following the running call. PageUp/PageDown scroll the detail pane (``on_page(±1)``): the list is short and
+    Up/Down/Home/End select in it (tester3 #2: a long "Output so far" could not be scrolled)."""
 
     picked = False
+    on_page: Any = None  # Callable[[int], None]: scroll the detail pane a page down (1) or up (-1)
 
     def _pick(self) -> None:
         self.picked = True
@@ -95,10 +97,16 @@ class ToolList(OptionList):
         super().action_last()
 
     def action_page_up(self) -> None:
+        if self.on_page is not None:
+            self.on_page(-1)
+            return
         self._pick()
         super().action_page_up()
 
     def action_page_down(self) -> None:
+        if self.on_page is not None:
+            self.on_page(1)
+            return
         self._pick()
         super().action_page_down()
 
@@ -128,6 +136,7 @@ class ToolPanel(Vertical):
         self._timer: Timer | None = None
         self._row_width = 40
         self.row_renders = 0  # rows rendered so far (tests check that one event re-renders one row)
+        self._detail_of: ToolItem | None = None  # the call the detail pane shows (``_show_detail``)
 
     def compose(self) -> ComposeResult:
         return iter(())  # children are mounted on first show (keeps the first paint cheap)
@@ -150,9 +159,11 @@ class ToolPanel(Vertical):
         """Mount the list and detail pane (once), then fill them."""
         if not self._built:
             self._built = True
-            await self.mount(Static(f"Tool calls (↑/↓ select, {self.toggle_key} close)", id="tool-title"),
-                             ToolList(id="tool-list"),
-                             VerticalScroll(Static("", id="tool-detail"), id="tool-detail-scroll"))
+            tool_list = ToolList(id="tool-list")
+            tool_list.on_page = self._page_detail
+            await self.mount(Static(f"Tool calls (↑/↓ select, PgUp/PgDn output, {self.toggle_key} close)",
+                                    id="tool-title"),
+                             tool_list, VerticalScroll(Static("", id="tool-detail"), id="tool-detail-scroll"))
         self.refill()
 
     # ------------------------------------------------------------------ data from the session view
@@ -258,9 +269,22 @@ class ToolPanel(Vertical):
         i = self.option_list.highlighted
         return self.calls[i] if i is not None and 0 <= i < len(self.calls) else None
 
+    def _page_detail(self, direction: int) -> None:
+        scroll = self.query_one("#tool-detail-scroll", VerticalScroll)
+        (scroll.scroll_page_down if direction > 0 else scroll.scroll_page_up)(animate=False)
+
     def _show_detail(self) -> None:
         item = self.selected()
         detail = self.query_one("#tool-detail", Static)
+        scroll = self.query_one("#tool-detail-scroll", VerticalScroll)
+        # A running call's output is followed at its end unless the reader scrolled up; another call starts at
+        # the top (its arguments) when finished, at the end of its output while running (tester3 #2).
+        same = item is self._detail_of
+        self._detail_of = item
+        if item is not None and item.status not in FINISHED and (not same or scroll.scroll_y >= scroll.max_scroll_y - 1):
+            scroll.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
+        elif not same:
+            scroll.scroll_home(animate=False)
         if item is None:
             detail.update(Text("No tool calls yet.", style=self.pi_theme.fg("muted")))
             return
