@@ -28,6 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from pi_tui.agent.types import (
     AfterToolCallContext,
     AfterToolCallResult,
@@ -51,6 +53,7 @@ from pi_tui.coding.extensions.events import (
 )
 from pi_tui.coding.extensions.runner import monotonic_ms
 from pi_tui.coding.extensions.runtime import ExtensionRuntime
+from pi_tui.coding.extensions.tool_input import apply_input, input_view
 from pi_tui.coding.extensions.tree_hooks import install_tree_hooks
 
 _SOURCE: contextvars.ContextVar[tuple[str, bool]] = contextvars.ContextVar("pi_tui_prompt_source",
@@ -158,13 +161,17 @@ class SessionExtensions:
         return await self.runner.emit_context(messages)
 
     async def before_tool_call(self, ctx: BeforeToolCallContext, signal: Any = None) -> BeforeToolCallResult | None:
-        """``tool_call``: ``event.input`` is the validated arguments object itself (changes in place are
-        what the tool runs with)."""
+        """``tool_call``: ``event.input`` is the validated arguments as a dict (``tool_input``); what handlers
+        change in it is what the tool runs with."""
         if not self.runner.has_handlers("tool_call"):
             return None
-        event = ToolCallEvent(tool_name=ctx.tool_call.name, tool_call_id=ctx.tool_call.id, input=ctx.args)
+        view = input_view(ctx.args)
+        event = ToolCallEvent(tool_name=ctx.tool_call.name, tool_call_id=ctx.tool_call.id, input=view)
         blocked, reason = await self.runner.emit_tool_call(event)
-        return BeforeToolCallResult(block=True, reason=reason) if blocked else None
+        if blocked:
+            return BeforeToolCallResult(block=True, reason=reason)
+        invalid = apply_input(ctx.args, view, event.input)
+        return BeforeToolCallResult(block=True, reason=f"Blocked: {invalid}") if invalid else None
 
     async def after_tool_call(self, ctx: AfterToolCallContext, signal: Any = None) -> AfterToolCallResult | None:
         """``tool_result``: the chained patch, or None when nothing changed."""
@@ -173,7 +180,7 @@ class SessionExtensions:
         result = ctx.result
         event = ToolResultEvent(
             tool_name=ctx.tool_call.name, tool_call_id=ctx.tool_call.id,
-            input=ctx.args if isinstance(ctx.args, dict) else getattr(ctx.args, "__dict__", {}),
+            input=input_view(ctx.args) if isinstance(ctx.args, dict | BaseModel) else getattr(ctx.args, "__dict__", {}),
             content=list(result.content), details=copy.deepcopy(result.details), is_error=ctx.is_error,
         )
         before = (list(event.content), event.details, event.is_error)
