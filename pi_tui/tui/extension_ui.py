@@ -75,7 +75,8 @@ class TextualExtensionUI:
                 future.set_result(value)
 
         arrival_guard.register(screen)  # it appears on its own: keys typed before it are not its answer
-        self.app.push_screen(screen, callback=done)
+        await self.app.push_screen(screen, callback=done)
+        arrival_guard.painted(screen)  # whatever the dialog's class: its grace starts with the next frame
         ticker = None
         selector, text, timeout_ms = countdown or ("", str, None)
         if timeout_ms:
