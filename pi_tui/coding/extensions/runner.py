@@ -4,8 +4,9 @@
 
 Isolation. A handler that raises, times out or returns something its event does not accept never breaks
 the run: the runner reports one :class:`ExtensionError` (extension name and file, event, error) through
-``on_error`` and goes on with the next handler. The same failure (extension, event, message) is reported
-once per user prompt, not once per streamed token. A failing ``tool_call`` handler blocks the call
+``on_error`` and goes on with the next handler. The same failure (extension, event, message) is shown the
+first time only and logged again once per later prompt, never once per streamed token (a command's failure is
+shown each time it is run). A failing ``tool_call`` handler blocks the call
 (fail-safe, as pi).
 
 One handler loop. Every event runs through :meth:`ExtensionRunner.each` (the loop: call, await, time out,
@@ -69,6 +70,7 @@ class ExtensionRunner:
         self.context_factory = context_factory
         self.clock = HandlerClock(timeout, frozenset({ExtensionRunner._loop.__code__, ExtensionRunner._notify.__code__}))
         self._reported: set[tuple[str, str, str]] = set()
+        self._seen: dict[tuple[str, str, str], int] = {}  # how often each failure happened (one per prompt)
         self._ctx_value: Any = None
         self._counts: dict[str, int] = {}
         self._cache: dict[str, list[_Entry]] = {}
@@ -136,12 +138,19 @@ class ExtensionRunner:
     # ------------------------------------------------------------------ errors
 
     def report(self, error: ExtensionError) -> None:
-        """Record ``error`` and pass it to ``on_error`` once per prompt (see module docstring)."""
+        """Record ``error`` and pass it to ``on_error`` (see module docstring): an event handler's failure is shown
+        the first time only; when it fails the same way in a later prompt it is logged with its count
+        (tester3 #6: the transcript filled with one copy per prompt). A command's or shortcut's failure is
+        shown each time the user runs it."""
         key = (error.path, error.event, error.error)
         if key in self._reported:
             return
         self._reported.add(key)
         self.errors.append(error)
+        seen = self._seen[key] = self._seen.get(key, 0) + 1
+        if seen > 1 and not error.event.startswith(("command:", "shortcut:")):
+            log.warning("%s (the same failure %d times in this session; shown the first time)", error.text, seen)
+            return
         log.warning("%s", error.text)
         if self.on_error is not None:
             try:

@@ -80,7 +80,8 @@ def test_a_failing_handler_is_one_error_and_the_others_still_run(tmp_path: Path,
     assert expected[failure] in text
     runtime.runner.new_prompt()
     asyncio.run(runtime.runner.emit("turn_end", object()))
-    assert len(_errors(host)) == 2  # a new prompt reports it again
+    assert len(_errors(host)) == 1  # a later prompt only logs it again (tester3 #6: one copy per prompt)
+    assert len(runtime.runner.errors) == 2
 
 
 def test_dialog_time_does_not_count_against_the_timeout(tmp_path: Path) -> None:
@@ -263,3 +264,15 @@ def test_dispatch_finishes_suspended_handlers_in_order_and_isolates_failures(tmp
     runtime.runner.remove(runtime.extensions[1])
     assert runtime.runner.dispatch("message_update", object()) is None  # all finished at once
     assert seen == ["quick", "last"]
+
+
+def test_a_failing_command_is_shown_each_time_it_is_run(tmp_path: Path) -> None:
+    from pi_tui.coding.extensions.loaded import ExtensionError
+
+    runtime, host = make_runtime(tmp_path)
+    for _ in range(3):
+        runtime.runner.new_prompt()
+        runtime.runner.report(ExtensionError("x", "/ext/x.py", "command:go", "ValueError: bad"))
+        runtime.runner.report(ExtensionError("x", "/ext/x.py", "message_end", "NameError: y"))
+    assert [e.count("command:go") for e in _errors(host)].count(1) == 3
+    assert sum("message_end" in e for e in _errors(host)) == 1
