@@ -40,6 +40,7 @@ from pi_tui.tui.widgets.transcript_items import (
     SummaryItem,
     ToolItem,
     TranscriptItem,
+    UserItem,
     abort_text,
     field,
     message_text,
@@ -249,8 +250,9 @@ def items_from_branch(branch: list[SessionEntryBase], labels: MessageLabels | No
             summary = SummaryItem("compaction", entry.summary, tokens_before=entry.tokens_before)
             kept_at = position.get(entry.first_kept_entry_id or "", k)
             cut = next((n for n, it in enumerate(builder.items) if made_at[id(it)] >= kept_at), len(builder.items))
+            prompt = split_turn_prompt(builder.items, cut)
             for item in builder.items[:cut]:
-                if item.fold_owner is None:
+                if item.fold_owner is None and item is not prompt:
                     item.fold_owner = summary
                     summary.folded_items.append(item)
             builder.items.insert(0, summary)
@@ -267,6 +269,14 @@ def items_from_branch(branch: list[SessionEntryBase], labels: MessageLabels | No
             for item in new:
                 made_at[id(item)] = k
     return builder.items
+
+
+def split_turn_prompt(items: list[TranscriptItem], cut: int) -> UserItem | None:
+    """The prompt of a turn the compaction cut in two (``items[cut]``, the first kept item, is not a prompt): it
+    stays unfolded, so the kept reply is not shown as an answer to nothing (tester3 #7). None otherwise."""
+    if cut >= len(items) or isinstance(items[cut], UserItem):
+        return None
+    return next((it for it in reversed(items[:cut]) if isinstance(it, UserItem) and it.fold_owner is None), None)
 
 
 def items_for_session(session: Any) -> list[TranscriptItem]:

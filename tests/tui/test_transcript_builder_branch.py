@@ -100,3 +100,26 @@ def test_first_kept_entry_off_the_branch_folds_everything_before_the_compaction(
     ctx = RenderContext(find_theme("dark"))
     text = "\n".join(lines(items_from_branch(manager.get_branch()), ctx))
     assert "question 1" not in text and "question 2" in text and "[compaction]" in text
+
+
+def test_a_split_turn_keeps_its_prompt_in_view_above_the_kept_reply() -> None:
+    """tester3 #7: a compaction that cut a turn in two (the first kept entry is the reply) folded the turn's prompt,
+    so the kept reply read as an answer to nothing; the prompt stays in view (display only, the context has the
+    turn's prompt in the summary), the earlier turns stay folded."""
+    manager = SessionManager.in_memory("/tmp")
+    exchange(manager, 1)
+    manager.append_message(UserMessage(content="question 2"))
+    reply_id = manager.append_message(AssistantMessage(content=[TextContent(text="answer 2")]))
+    manager.append_compaction("split summary", reply_id, 3000)
+    exchange(manager, 3)
+    ctx = RenderContext(find_theme("dark"), show_timing=False)
+    items = items_from_branch(manager.get_branch())
+    text = "\n".join(lines(items, ctx))
+    assert "question 1" not in text and "answer 1" not in text  # folded
+    assert text.index("[compaction]") < text.index("question 2") < text.index("answer 2") < text.index("question 3")
+    assert "Compacted from 3,000 tokens · 2 earlier messages" in text  # question 1, answer 1
+    summary = next(i for i in items if isinstance(i, SummaryItem))
+    summary.toggle()
+    unfolded = "\n".join(lines(items, ctx))
+    assert unfolded.index("question 1") < unfolded.index("question 2")
+    assert unfolded.count("question 2") == 1
