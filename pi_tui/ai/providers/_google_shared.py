@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..models import clamp_thinking_level
 from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_google, transform_messages
 from ..types import (
@@ -206,8 +207,41 @@ def is_gemini3_flash(model: Model) -> bool:
     return re.search(r"gemini-3(?:\.\d+)?-flash", model.id.lower()) is not None
 
 
+GOOGLE_LEVELS = ("minimal", "low", "medium", "high")
+
+
+def uses_thinking_level(model: Model) -> bool:
+    """Gemini 3.x Pro/Flash and Gemma 4 take ``thinkingLevel``; the others a ``thinkingBudget``."""
+    return is_gemini3_pro(model) or is_gemini3_flash(model) or is_gemma4(model)
+
+
+def mapped_google_level(model: Model, level: str) -> str | None:
+    """The Google level (``minimal``/``low``/``medium``/``high``) that ``model.thinking_level_map`` names for the
+    pi ``level`` (case-insensitive), or None when the map has no string for it (pi 0.84.3, #8135: custom
+    Google models' maps were ignored). Raises ValueError for a string that is not a Google level."""
+    mapped = (model.thinking_level_map or {}).get(level)
+    if not isinstance(mapped, str):
+        return None
+    if mapped.lower() not in GOOGLE_LEVELS:
+        raise ValueError(
+            f"Unsupported Google thinking level mapping for {model.provider}/{model.id}: {level} -> {mapped}"
+            f" (thinkingLevelMap values for Google models are {', '.join(GOOGLE_LEVELS)})"
+        )
+    return mapped.lower()
+
+
 def disabled_thinking_config(model: Model) -> dict[str, Any]:
-    """Thinking off: Gemini 3 Pro → LOW level, Gemini 3 Flash / Gemma 4 → MINIMAL, others budget 0."""
+    """Thinking off: Gemini 3 Pro → LOW level, Gemini 3 Flash / Gemma 4 → MINIMAL, others budget 0. A level
+    model whose ``thinking_level_map`` cannot turn thinking off gets the lowest level it supports, as the map
+    names it (pi 0.84.3)."""
+    if uses_thinking_level(model) and (model.thinking_level_map or {}).get("off", "") is None:
+        fallback = clamp_thinking_level(model, "off")
+        try:
+            mapped = mapped_google_level(model, fallback) if fallback != "off" else None
+        except ValueError:
+            mapped = None
+        if mapped is not None:
+            return {"thinkingLevel": mapped.upper()}
     if is_gemini3_pro(model):
         return {"thinkingLevel": "LOW"}
     if is_gemini3_flash(model) or is_gemma4(model):

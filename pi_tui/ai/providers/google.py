@@ -28,11 +28,10 @@ from ..types import AssistantMessage, Context, Model
 from ._google_parse import GoogleStreamParser
 from ._google_shared import (
     build_params,
-    is_gemini3_flash,
-    is_gemini3_pro,
-    is_gemma4,
+    mapped_google_level,
     thinking_budget,
     thinking_level,
+    uses_thinking_level,
 )
 from ._http import open_sse
 from ._provider_run import run_provider
@@ -97,11 +96,14 @@ def stream_simple(
         return stream(model, context, base)
     clamped = clamp_thinking_level(model, reasoning)
     effort = "high" if clamped == "off" else clamped
-    if is_gemini3_pro(model) or is_gemini3_flash(model) or is_gemma4(model):
-        base.extra["thinking"] = {"enabled": True, "level": thinking_level(effort, model)}
+    try:
+        mapped = mapped_google_level(model, effort)  # the model's thinkingLevelMap first (pi 0.84.3)
+    except ValueError as exc:
+        return error_stream(model, str(exc))
+    if uses_thinking_level(model):
+        level = mapped.upper() if mapped else thinking_level(effort, model)
+        base.extra["thinking"] = {"enabled": True, "level": level}
     else:
-        base.extra["thinking"] = {
-            "enabled": True,
-            "budget_tokens": thinking_budget(model, effort, options.thinking_budgets if options else None),
-        }
+        budgets = options.thinking_budgets if options else None
+        base.extra["thinking"] = {"enabled": True, "budget_tokens": thinking_budget(model, mapped or effort, budgets)}
     return stream(model, context, base)
