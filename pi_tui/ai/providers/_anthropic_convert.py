@@ -33,6 +33,7 @@ Provider-specific options come from ``options.extra``: ``thinking_enabled`` (boo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..options import StreamOptions
@@ -77,6 +78,18 @@ def cache_control_for(model: Model, retention: str | None) -> dict[str, str] | N
 def supports_adaptive_thinking(model_id: str) -> bool:
     """Opus 4.6/4.7 and Sonnet 4.6 (with or without a date suffix) use adaptive thinking."""
     return any(tag in model_id for tag in ("opus-4-6", "opus-4.6", "opus-4-7", "opus-4.7", "sonnet-4-6", "sonnet-4.6"))
+
+
+_NO_TEMPERATURE = re.compile(r"opus-(?:4[-.][7-9]|[5-9])(?:\D|$)")
+
+
+def supports_temperature(model: Model) -> bool:
+    """Whether ``temperature`` may be sent: ``compat.supportsTemperature`` if set, else not for Claude Opus 4.7
+    and later, which deprecated it and answer 400 (pi 0.78.1, #5251)."""
+    explicit = (model.compat or {}).get("supportsTemperature")
+    if explicit is not None:
+        return bool(explicit)
+    return _NO_TEMPERATURE.search(model.id.lower()) is None
 
 
 def is_oauth_token(api_key: str) -> bool:
@@ -141,7 +154,7 @@ def build_params(model: Model, context: Context, is_oauth: bool, options: Stream
     if system:
         params["system"] = system
     thinking_enabled = extra.get("thinking_enabled")
-    if options.temperature is not None and not thinking_enabled:
+    if options.temperature is not None and not thinking_enabled and supports_temperature(model):
         params["temperature"] = options.temperature
     if context.tools:
         params["tools"] = convert_tools(
@@ -220,7 +233,19 @@ def convert_tool_result_content(content: list[Any]) -> str | list[dict[str, Any]
     return blocks
 
 
-def _assistant_blocks(msg: AssistantMessage, is_oauth: bool) -> list[dict[str, Any]]:
+def allows_empty_signature(model: Model) -> bool:
+    """Whether unsigned thinking goes back as a thinking block with ``signature: ""`` instead of as text:
+    ``compat.allowEmptySignature`` (pi 0.77.0, #4464: Anthropic-compatible servers that send thinking without
+    signatures), on by default for the Vercel AI Gateway (pi 0.86.0, #9676)."""
+    explicit = (model.compat or {}).get("allowEmptySignature")
+    if explicit is not None:
+        return bool(explicit)
+    return model.provider == "vercel-ai-gateway" or "ai-gateway.vercel.sh" in (model.base_url or "").lower()
+
+
+def _assistant_blocks(
+    msg: AssistantMessage, is_oauth: bool, allow_empty_signature: bool = False
+) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in msg.content:
         if isinstance(block, TextContent):
@@ -236,6 +261,8 @@ def _assistant_blocks(msg: AssistantMessage, is_oauth: bool) -> list[dict[str, A
                 # thinking block is empty text + signature, and a tool-use turn must keep it (pi 0.80.6).
                 blocks.append({"type": "thinking", "thinking": sanitize_surrogates(block.thinking),
                                "signature": block.thinking_signature})
+            elif block.thinking.strip() and allow_empty_signature:
+                blocks.append({"type": "thinking", "thinking": sanitize_surrogates(block.thinking), "signature": ""})
             elif block.thinking.strip():
                 blocks.append({"type": "text", "text": sanitize_surrogates(block.thinking)})
         elif isinstance(block, ToolCall):
@@ -294,7 +321,7 @@ def convert_messages(messages: list[Any], model: Model, is_oauth: bool,
                 if blocks:
                     params.append({"role": "user", "content": blocks})
         elif isinstance(msg, AssistantMessage):
-            blocks = _assistant_blocks(msg, is_oauth)
+            blocks = _assistant_blocks(msg, is_oauth, allows_empty_signature(model))
             if blocks:
                 params.append({"role": "assistant", "content": blocks})
         elif isinstance(msg, ToolResultMessage):
