@@ -70,6 +70,29 @@ GPT55_PROVIDERS = {"openai", "opencode", "openrouter"}
 GPT5_PRO_MAX_TOKENS = {("openai", "gpt-5-pro"): 128000}  # pi 0.79.1 (#5559): output limit, not the input one
 XIAOMI_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
 XIAOMI_TOKEN_PLAN_DROPPED = {"mimo-v2-flash", "mimo-v2-omni"}  # pi 0.77.0 (#5075), 0.80.4 (#6204)
+# pi 0.80.6: long-context price tiers ($/Mtok for the whole request once its input exceeds the threshold), as in
+# pi 1.6.0's catalogue, for the entries whose base prices are the same as ours.
+_GPT54 = [{"inputTokensAbove": 272000, "input": 5, "output": 22.5, "cacheRead": 0.5, "cacheWrite": 0}]
+_GPT55 = [{"inputTokensAbove": 272000, "input": 10, "output": 45, "cacheRead": 1, "cacheWrite": 0}]
+_GPT5X_PRO = [{"inputTokensAbove": 272000, "input": 60, "output": 270, "cacheRead": 0, "cacheWrite": 0}]
+_GEMINI_PRO = [{"inputTokensAbove": 200000, "input": 4, "output": 18, "cacheRead": 0.4, "cacheWrite": 0}]
+PRICE_TIERS: dict[tuple[str, str], list[dict[str, float]]] = {
+    ("openai", "gpt-5.4"): _GPT54,
+    ("openai", "gpt-5.4-pro"): _GPT5X_PRO,
+    ("openai", "gpt-5.5"): _GPT55,
+    ("openai", "gpt-5.5-pro"): _GPT5X_PRO,
+    ("opencode", "gpt-5.4"): _GPT54,
+    ("opencode", "gpt-5.5"): _GPT55,
+    ("opencode", "claude-sonnet-4-5"): [
+        {"inputTokensAbove": 200000, "input": 6, "output": 22.5, "cacheRead": 0.6, "cacheWrite": 7.5}
+    ],
+    ("google", "gemini-2.5-pro"): [
+        {"inputTokensAbove": 200000, "input": 2.5, "output": 15, "cacheRead": 0.25, "cacheWrite": 0}
+    ],
+    ("google", "gemini-3.1-pro-preview"): _GEMINI_PRO,
+    ("google", "gemini-3.1-pro-preview-customtools"): _GEMINI_PRO,
+    ("xai", "grok-4.3"): [{"inputTokensAbove": 200000, "input": 2.5, "output": 5, "cacheRead": 0.4, "cacheWrite": 0}],
+}
 
 
 def apply_corrections(providers: dict[str, list[dict[str, Any]]]) -> None:
@@ -89,6 +112,8 @@ def apply_corrections(providers: dict[str, list[dict[str, Any]]]) -> None:
                 level_map.update({"minimal": None, "low": None, "medium": None})
             if level_map:
                 model["thinkingLevelMap"] = level_map
+            if (provider, model["id"]) in PRICE_TIERS:
+                model["cost"] = {**model.get("cost", {}), "tiers": PRICE_TIERS[(provider, model["id"])]}
             if (provider, model["id"]) in GPT5_PRO_MAX_TOKENS:
                 model["maxTokens"] = GPT5_PRO_MAX_TOKENS[(provider, model["id"])]
 

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .types import THINKING_LEVELS, Model, Usage, UsageCost
+from .types import THINKING_LEVELS, CostTier, Model, ModelCost, Usage, UsageCost
 
 DEFAULT_MODEL_PER_PROVIDER: dict[str, str] = {
     "amazon-bedrock": "us.anthropic.claude-opus-4-6-v1",
@@ -95,17 +95,31 @@ def get_models(provider: str) -> list[Model]:
     return [Model.model_validate(raw) for raw in _index().get(provider, {}).values()]
 
 
-def calculate_cost(model: Model, usage: Usage) -> UsageCost:
-    """Fill ``usage.cost`` in place from ``model.cost`` ($ per million tokens) and return it (pi-reference §1.4).
+def price_for_request(model: Model, usage: Usage) -> ModelCost | CostTier:
+    """The prices that apply to a request with ``usage``: the tier with the highest ``input_tokens_above`` below
+    the request's whole input (``input + cache_read + cache_write``), else the model's base prices (pi 0.80.6)."""
+    total_input = usage.input + usage.cache_read + usage.cache_write
+    rates: ModelCost | CostTier = model.cost
+    threshold = -1
+    for tier in model.cost.tiers or []:
+        if total_input > tier.input_tokens_above > threshold:
+            rates, threshold = tier, tier.input_tokens_above
+    return rates
 
-    Each component = ``model.cost.<x> / 1_000_000 * usage.<x>``; ``total`` = sum of the four components.
+
+def calculate_cost(model: Model, usage: Usage) -> UsageCost:
+    """Fill ``usage.cost`` in place from the model's prices ($ per million tokens) and return it (pi-reference
+    §1.4). Each component = ``price.<x> / 1_000_000 * usage.<x>``; ``total`` = sum of the four components. The
+    prices are the long-context tier the request falls in, if any (:func:`price_for_request`, pi 0.80.6).
     """
+    rates = price_for_request(model, usage)
     cost = usage.cost
-    cost.input = model.cost.input / 1_000_000 * usage.input
-    cost.output = model.cost.output / 1_000_000 * usage.output
-    cost.cache_read = model.cost.cache_read / 1_000_000 * usage.cache_read
-    cost.cache_write = model.cost.cache_write / 1_000_000 * usage.cache_write
+    cost.input = rates.input / 1_000_000 * usage.input
+    cost.output = rates.output / 1_000_000 * usage.output
+    cost.cache_read = rates.cache_read / 1_000_000 * usage.cache_read
+    cost.cache_write = rates.cache_write / 1_000_000 * usage.cache_write
     cost.total = cost.input + cost.output + cost.cache_read + cost.cache_write
+    cost.total_from_provider = None
     return cost
 
 

@@ -90,13 +90,15 @@ Content = Annotated[TextContent | ThinkingContent | ImageContent | ToolCall, Fie
 
 
 class UsageCost(PiModel):
-    """Dollar cost per component; ``total`` is their sum."""
+    """Dollar cost per component; ``total`` is their sum, or the provider's own billing figure when
+    ``total_from_provider`` is true (OpenRouter, pi 1.5.0; the components then stay catalogue estimates)."""
 
     input: float = 0
     output: float = 0
     cache_read: float = 0
     cache_write: float = 0
     total: float = 0
+    total_from_provider: bool | None = None
 
 
 class Usage(PiModel):
@@ -164,7 +166,7 @@ def _default_input() -> list[InputKind]:
     return ["text"]
 
 
-class ModelCost(PiModel):
+class _Prices(PiModel):
     """Dollars per million tokens. A negative price is 0: OpenRouter's router models (``openrouter/auto``) carry
     a placeholder of -1,000,000 that showed as -$1,000,000 per 1M tokens and negative session costs (pi 1.2.0)."""
 
@@ -177,6 +179,20 @@ class ModelCost(PiModel):
     @classmethod
     def _no_negative_price(cls, value: float) -> float:
         return value if value >= 0 else 0
+
+
+class CostTier(_Prices):
+    """A request-wide price tier: these prices apply to the whole request when its input (``input`` +
+    ``cacheRead`` + ``cacheWrite`` tokens) exceeds ``input_tokens_above`` (pi 0.80.6, docs/models.md
+    ``cost.tiers``; e.g. GPT-5.4 above 272K input tokens)."""
+
+    input_tokens_above: int
+
+
+class ModelCost(_Prices):
+    """Dollars per million tokens (see :class:`_Prices`), with optional long-context ``tiers`` (pi 0.80.6)."""
+
+    tiers: list[CostTier] | None = None
 
 
 class Model(PiModel):

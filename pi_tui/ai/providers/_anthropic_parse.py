@@ -43,6 +43,7 @@ from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
 from ..types import Model, Tool
+from ._openrouter_cost import apply_openrouter_reported_cost
 from ._provider_run import add_diagnostic
 from ._stream_blocks import BlockWriter, ProviderError
 
@@ -333,6 +334,8 @@ class AnthropicStreamParser:
         if usage.get("cache_creation_input_tokens") is not None:
             out.usage.cache_write = _int(usage["cache_creation_input_tokens"])
         self._update_total()
+        if isinstance(usage, dict):
+            apply_openrouter_reported_cost(self.model, out.usage, usage)  # OpenRouter's billed total (pi 1.5.0)
 
     def _update_total(self) -> None:
         u = self.writer.output.usage

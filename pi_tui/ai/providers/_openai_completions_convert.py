@@ -6,7 +6,6 @@ Cloudflare placeholders, Copilot headers), §1.15 (``transform_messages`` runs f
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any
@@ -17,7 +16,10 @@ from ..sanitize import sanitize_surrogates
 from ..transform_messages import normalize_id_openai_completions, transform_messages
 from ..types import AssistantMessage, Context, Model, ToolResultMessage
 from ._content_rules import tool_result_text, user_content_parts
+from ._openai_completions_parse import REASONING_FIELDS
 from ._openrouter_reasoning import is_reasoning_mandatory
+from ._options_common import prompt_cache_key
+from ._reasoning_details import details_for_replay
 from ._tool_call_ids import apply_mistral_ids
 from .openai_compat import CompletionsCompat
 
@@ -122,7 +124,7 @@ def build_params(
     params: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
     long_ok = cache_retention == "long" and compat.supports_long_cache_retention
     if opts.session_id and (("api.openai.com" in url and cache_retention != "none") or long_ok):
-        params["prompt_cache_key"] = opts.session_id
+        params["prompt_cache_key"] = prompt_cache_key(opts.session_id)
     if long_ok:
         params["prompt_cache_retention"] = "24h"
     if compat.supports_usage_in_streaming:
@@ -302,7 +304,12 @@ def _convert_assistant(
     }
     texts = [sanitize_surrogates(b.text) for b in msg.content if b.type == "text" and b.text.strip()]
     joined = "".join(texts)
-    thinking = [b for b in msg.content if b.type == "thinking" and b.thinking.strip()]
+    all_thinking = [b for b in msg.content if b.type == "thinking"]
+    thinking = [b for b in all_thinking if b.thinking.strip()]
+    calls = [b for b in msg.content if b.type == "toolCall"]
+    details = details_for_replay(
+        (b.thinking_signature for b in all_thinking), (c.thought_signature for c in calls)
+    )
     if thinking and compat.requires_thinking_as_text:
         thinking_text = "\n\n".join(sanitize_surrogates(b.thinking) for b in thinking)
         result["content"] = [{"type": "text", "text": thinking_text}] + [
@@ -311,12 +318,11 @@ def _convert_assistant(
     else:
         if joined:
             result["content"] = joined
-        signature = thinking[0].thinking_signature if thinking else None
-        if signature and compat.echo_reasoning:
+        signature = thinking[0].thinking_signature if thinking and details is None else None
+        if signature and signature in REASONING_FIELDS and compat.echo_reasoning:
             if compat.requires_reasoning_content_on_assistant_messages:
                 signature = "reasoning_content"  # DeepSeek reads only this field, whatever the stream used
             result[signature] = "\n".join(sanitize_surrogates(b.thinking) for b in thinking)
-    calls = [b for b in msg.content if b.type == "toolCall"]
     if calls:
         result["tool_calls"] = [
             {
@@ -326,15 +332,8 @@ def _convert_assistant(
             }
             for c in calls
         ]
-        details = []
-        for c in calls:
-            if c.thought_signature:
-                try:
-                    details.append(json.loads(c.thought_signature))
-                except ValueError:
-                    pass
-        if details:
-            result["reasoning_details"] = details
+    if details:
+        result["reasoning_details"] = details
     if compat.requires_reasoning_content_on_assistant_messages and model.reasoning:
         result.setdefault("reasoning_content", "")
     content = result["content"]

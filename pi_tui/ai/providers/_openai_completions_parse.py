@@ -27,7 +27,9 @@ from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
 from ..types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall, Usage
+from ._openrouter_cost import apply_openrouter_reported_cost
 from ._provider_run import add_diagnostic
+from ._reasoning_details import append_reasoning_detail, encode_reasoning_details, is_reasoning_detail
 from ._think_tags import ThinkTagSplitter
 
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
@@ -42,7 +44,11 @@ class ProviderStreamError(Exception):
 
 
 def parse_chunk_usage(raw: Mapping[str, Any], model: Model) -> Usage:
-    """Usage per pi-reference §7.1 (cached = details.cached_tokens, prompt_cache_hit_tokens or usage.cached_tokens)."""
+    """Usage per pi-reference §7.1: cache reads = ``prompt_tokens_details.cached_tokens``, else
+    ``prompt_cache_hit_tokens`` (DeepSeek), else top-level ``cached_tokens`` (Kimi: pi 0.84.3); cache writes =
+    ``prompt_tokens_details.cache_write_tokens``; input = the prompt tokens that are neither. The reads are taken
+    as reported: pi 0.73 subtracted the writes from them, which undercounted OpenRouter's (pi 0.74.1).
+    OpenRouter's billed total replaces the estimate (:mod:`._openrouter_cost`, pi 1.5.0)."""
     prompt = _int(raw.get("prompt_tokens"))
     details = raw.get("prompt_tokens_details") or {}
     if not isinstance(details, Mapping):
@@ -52,15 +58,15 @@ def parse_chunk_usage(raw: Mapping[str, Any], model: Model) -> Usage:
         cached_raw = raw.get("prompt_cache_hit_tokens")
     if cached_raw is None:
         cached_raw = raw.get("cached_tokens")
-    cached = _int(cached_raw)
+    read = _int(cached_raw)
     write = _int(details.get("cache_write_tokens"))
-    read = max(0, cached - write) if write > 0 else cached
     inp = max(0, prompt - read - write)
     out = _int(raw.get("completion_tokens"))
     usage = Usage(
         input=inp, output=out, cache_read=read, cache_write=write, total_tokens=inp + out + read + write
     )
     calculate_cost(model, usage)
+    apply_openrouter_reported_cost(model, usage, raw)
     return usage
 
 
@@ -185,6 +191,7 @@ class ChunkConsumer:
         self.completion_tokens: int | None = None
         self.tags = ThinkTagSplitter()
         self.field_thinking = False
+        self.details: list[dict[str, Any]] = []
 
     def _index_of(self, block: Any) -> int:
         for i, b in enumerate(self.output.content):
@@ -265,17 +272,12 @@ class ChunkConsumer:
                 if isinstance(tc, dict):
                     self._tool_delta(tc)
         details = delta.get("reasoning_details")
-        if isinstance(details, list):
+        if isinstance(details, list):  # kept in order for replay (_reasoning_details; pi 0.84.3/0.84.4)
             for d in details:
-                if (
-                    isinstance(d, dict)
-                    and d.get("type") == "reasoning.encrypted"
-                    and d.get("id")
-                    and d.get("data")
-                ):
-                    state = self.by_id.get(d["id"])
-                    if state is not None:
-                        state.block.thought_signature = json.dumps(d)
+                if is_reasoning_detail(d):
+                    if self.thinking is None:
+                        self._thinking("", None)
+                    append_reasoning_detail(self.details, d)
 
     def _content(self, content: str) -> None:
         """``delta.content``: ``<think>…</think>`` at its start is thinking (servers that leave reasoning in
@@ -301,12 +303,14 @@ class ChunkConsumer:
         self.text.text += text
         self.stream.push(TextDeltaEvent(content_index=self._index_of(self.text), delta=text, partial=out))
 
-    def _thinking(self, text: str, field_name: str) -> None:
+    def _thinking(self, text: str, field_name: str | None) -> None:
         out = self.output
         if self.thinking is None:
             self.thinking = ThinkingContent(thinking="", thinking_signature=field_name)
             out.content.append(self.thinking)
             self.stream.push(ThinkingStartEvent(content_index=len(out.content) - 1, partial=out))
+        if not text:
+            return
         self.thinking.thinking += text
         self.stream.push(
             ThinkingDeltaEvent(content_index=self._index_of(self.thinking), delta=text, partial=out)
@@ -442,7 +446,17 @@ class ChunkConsumer:
         self._push_ends()
 
     def _finalise_calls(self) -> None:
-        """Final ids and arguments; the scratch fields leave every call before any ``*_end`` (as in pi)."""
+        """Final ids and arguments; the scratch fields leave every call before any ``*_end`` (as in pi).
+
+        The reasoning details go on the thinking block (serialized once, pi 0.84.4); each call also keeps its
+        own encrypted detail (matched by id, even when the detail came before the call's first delta) in
+        ``thoughtSignature``, the form pi 0.73 replays."""
+        if self.details and self.thinking is not None:
+            self.thinking.thinking_signature = encode_reasoning_details(self.details)
+            for d in self.details:
+                state = self.by_id.get(d["id"]) if isinstance(d.get("id"), str) else None
+                if state is not None and d["type"] == "reasoning.encrypted" and d["data"]:
+                    state.block.thought_signature = json.dumps(d)
         for state in self.calls:
             b = state.block
             if not b.id:

@@ -6,6 +6,15 @@ import os
 
 from ..types import Model
 
+PROMPT_CACHE_KEY_LIMIT = 64
+
+
+def prompt_cache_key(session_id: str) -> str:
+    """OpenAI's ``prompt_cache_key`` for a session: its first 64 characters (the API rejects longer keys with
+    HTTP 400; pi 0.75.4, #4720). Session ids of pi-tui are 36-character UUIDs; SDK callers and clients may
+    pass longer ones."""
+    return session_id[:PROMPT_CACHE_KEY_LIMIT]
+
 
 def resolve_cache_retention(value: str | None) -> str:
     """``value`` when set, else ``long`` if env ``PI_CACHE_RETENTION=long``, else ``short`` (pi-reference §1.8)."""

@@ -87,11 +87,20 @@ vellum-assistant#40897 bound it the same way); after that the reply ends as a pl
 
 
 def _add_cost(total: UsageCost, more: UsageCost) -> None:
+    """``total += more``; the sum is provider-billed (OpenRouter) only when every non-empty part was."""
+    if _is_empty(more):
+        return
+    billed = more.total_from_provider if _is_empty(total) else total.total_from_provider and more.total_from_provider
     total.input += more.input
     total.output += more.output
     total.cache_read += more.cache_read
     total.cache_write += more.cache_write
     total.total += more.total
+    total.total_from_provider = True if billed else None
+
+
+def _is_empty(cost: UsageCost) -> bool:
+    return not (cost.input or cost.output or cost.cache_read or cost.cache_write or cost.total)
 
 
 def _continuation_context(context: Context, output: AssistantMessage) -> Context:

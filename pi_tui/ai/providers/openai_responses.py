@@ -37,7 +37,7 @@ from ..simple_options import build_base_options
 from ..types import AssistantMessage, Context, Model
 from ._copilot_headers import copilot_dynamic_headers
 from ._http import SDK_ABORT_MESSAGE, STREAM_ABORT_MESSAGE, open_sse
-from ._options_common import compat_flag, resolve_cache_retention
+from ._options_common import compat_flag, prompt_cache_key, resolve_cache_retention
 from ._provider_run import run_provider
 from ._responses_parse import ResponsesStreamParser, responses_label
 from ._responses_shared import OPENAI_TOOL_CALL_PROVIDERS, convert_responses_messages, convert_responses_tools
@@ -81,7 +81,7 @@ def build_params(model: Model, context: Context, options: StreamOptions) -> dict
         "store": False,
     }
     if retention != "none" and options.session_id:
-        params["prompt_cache_key"] = options.session_id
+        params["prompt_cache_key"] = prompt_cache_key(options.session_id)
     if retention == "long" and compat_flag(model, "supportsLongCacheRetention"):
         params["prompt_cache_retention"] = "24h"
     if options.max_tokens:

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_tui.ai.types import Model, ModelCost
+from pi_tui.ai.types import CostTier, Model, ModelCost
 from pi_tui.coding.config.auth import AuthStorage, command_failure, resolve_config_value
 from pi_tui.coding.config.models_json import (
+    CostTierSpec,
     LoadedModelsJson,
     ModelDefinition,
     ModelOverride,
@@ -83,9 +84,14 @@ def apply_model_override(model: Model, override: ModelOverride) -> Model:
             cache_write=override.cost.cache_write
             if override.cost.cache_write is not None
             else cost.cache_write,
+            tiers=_tiers(override.cost.tiers) if override.cost.tiers is not None else cost.tiers,
         )
     updates["compat"] = merge_compat(model.compat, override.compat)
     return model.model_copy(update=updates)
+
+
+def _tiers(specs: list[CostTierSpec] | None) -> list[CostTier] | None:
+    return [CostTier.model_validate(t.model_dump()) for t in specs] if specs is not None else None
 
 
 def _custom_model(
@@ -106,7 +112,8 @@ def _custom_model(
         thinking_level_map=spec.thinking_level_map,
         input=list(spec.input) if spec.input else ["text"],
         cost=ModelCost(
-            input=cost.input, output=cost.output, cache_read=cost.cache_read, cache_write=cost.cache_write
+            input=cost.input, output=cost.output, cache_read=cost.cache_read, cache_write=cost.cache_write,
+            tiers=_tiers(cost.tiers),
         )
         if cost
         else ModelCost(),

@@ -43,13 +43,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
+class CostTierSpec(_Strict):
+    """``cost.tiers[]``: prices for the whole request when its input exceeds ``inputTokensAbove`` (pi 0.80.6)."""
+
+    input_tokens_above: int = Field(ge=0)
+    input: float
+    output: float
+    cache_read: float
+    cache_write: float
+
+
 class CostSpec(_Strict):
-    """Dollars per million tokens."""
+    """Dollars per million tokens; optional long-context ``tiers``."""
 
     input: float
     output: float
     cache_read: float
     cache_write: float
+    tiers: list[CostTierSpec] | None = None
 
 
 class PartialCostSpec(_Strict):
@@ -57,6 +68,7 @@ class PartialCostSpec(_Strict):
     output: float | None = None
     cache_read: float | None = None
     cache_write: float | None = None
+    tiers: list[CostTierSpec] | None = None
 
 
 class ModelDefinition(_Strict):
