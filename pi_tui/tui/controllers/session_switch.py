@@ -4,7 +4,8 @@ Each goes through the same ``AgentSession`` call as RPC and extensions (``switch
 so ``session_before_switch``/``session_before_fork`` fire and may cancel; the app then redraws the transcript
 from the new session. Messages follow pi: ``Resumed session``, ``Forked to new session`` (the message's text in
 the editor), ``Cloned to new session``, ``No messages to fork from``, ``Nothing to clone yet``.
-While the agent works, ``/fork`` and ``/clone`` ask first (abort the run, or keep it), as ``/new`` does.
+While the agent works, ``/resume``, ``/fork`` and ``/clone`` ask first (abort the run, or keep it), as ``/new``
+does; the stopped run's queued messages stay in the editor.
 """
 
 from __future__ import annotations
@@ -31,21 +32,24 @@ class SessionSwitchCommands:
         self._interrupt = interrupt
         self._sessions_root = sessions_root
 
-    async def _stop_run_first(self, what: str) -> bool:
-        """False when the user keeps the running agent (nothing is done then)."""
+    async def _stop_run_first(self, what: str) -> str | None:
+        """Ask before a switch while the agent works: None when the user keeps the run (nothing is done then);
+        else the editor's text after the run was stopped (Escape's abort moves the queued messages there), ""
+        when nothing was running. The switch keeps that text in the editor (tester3 #8: the queued messages
+        were lost by /resume, /fork and /clone)."""
         host = self.host
         session = host.session
         if session is None or not session_working(host, session):
-            return True
+            return ""
         from pi_tui.tui.modals.confirm import ConfirmModal
 
         question = f"The agent is still working. Abort the run and {what}?"
         if not await host.push_screen_wait(ConfirmModal(question, "Abort and go on", "Cancel")):
             host.add_notice("status", "Kept the current session")
-            return False
+            return None
         await maybe_await(self._interrupt())
         await maybe_await(session.wait_for_idle())
-        return True
+        return host.prompt_input.text
 
     def _redraw(self, status: str) -> None:
         host = self.host
@@ -86,7 +90,8 @@ class SessionSwitchCommands:
         """Fork before the user message ``entry_id``: a new session file, that message's text in the editor."""
         host = self.host
         session = host.session
-        if session is None or not await self._stop_run_first("fork"):
+        kept = None if session is None else await self._stop_run_first("fork")
+        if session is None or kept is None:
             return
         try:
             result = await session.fork(entry_id)
@@ -98,7 +103,7 @@ class SessionSwitchCommands:
             host.add_notice("status", "Fork cancelled by an extension")
             return
         self._redraw("Forked to new session")
-        host.prompt_input.set_text(str(result.get("text") or ""))
+        host.prompt_input.set_text("\n\n".join(t for t in (str(result.get("text") or ""), kept) if t.strip()))
 
     async def clone(self, arg: str, context: Any = None) -> None:
         """``/clone``: the current branch copied into a new session file."""
@@ -109,15 +114,16 @@ class SessionSwitchCommands:
         if session.session_manager.get_leaf_id() is None:
             host.add_notice("status", "Nothing to clone yet")
             return
-        if not await self._stop_run_first("clone the session"):
+        kept = await self._stop_run_first("clone the session")
+        if kept is None:
             return
         host.prompt_input.hold_keys()  # what is typed while the copy is made is not wiped by the clear below
         try:
-            await self._clone(session)
+            await self._clone(session, kept)
         finally:
             host.prompt_input.release_keys()
 
-    async def _clone(self, session: Any) -> None:
+    async def _clone(self, session: Any, kept: str = "") -> None:
         host = self.host
         try:
             result = await session.clone()
@@ -129,7 +135,7 @@ class SessionSwitchCommands:
             host.add_notice("status", "Clone cancelled by an extension")
             return
         self._redraw("Cloned to new session")
-        host.prompt_input.set_text("")
+        host.prompt_input.set_text(kept)  # the stopped run's queued messages stay (else the editor is cleared)
 
     # ------------------------------------------------------------------ /resume
     async def resume(self, arg: str, context: Any = None) -> None:
@@ -214,8 +220,8 @@ class SessionSwitchCommands:
             return
 
         async def switch() -> None:
-            if host.session is None:
-                return
+            if host.session is None or await self._stop_run_first("open that session") is None:
+                return  # while the agent works it asks first, as /new does (tester3 #8)
             from pi_tui.coding.session.session_manager import SessionManager
 
             try:
