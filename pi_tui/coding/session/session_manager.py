@@ -59,6 +59,9 @@ from pi_tui.coding.session.session_file import AppendWriter, rewrite_file
 from pi_tui.coding.session.tree import SessionTreeNode, build_tree
 
 UI_ROLES = {"notification": NOTIFICATION_CUSTOM_TYPE, "artifact": ARTIFACT_CUSTOM_TYPE}
+SAVED_FROM = frozenset({"assistant", "bashExecution"})
+"""Roles whose first message has a new session file written (pi: assistant only; a user ``!cmd`` too, so a session
+of only commands is not lost on quit: tester3 #11, DIFFERENCES L-rows)."""
 
 
 class SessionManager:
@@ -89,7 +92,7 @@ class SessionManager:
         self._label_timestamps: dict[str, str] = {}
         self._leaf_id: str | None = None
         self._flushed = False
-        self._has_assistant = False
+        self._worth_saving = False
         self._writer: AppendWriter | None = None
         self.write_guard: Callable[[Path], bool] | None = None  # session/lock.py: False = another writer owns it
         if session_file is not None:
@@ -199,7 +202,7 @@ class SessionManager:
         self._labels = {}
         self._label_timestamps = {}
         self._leaf_id = None
-        self._has_assistant = False
+        self._worth_saving = False
         for entry in self._entries:
             self._index(entry)
 
@@ -208,8 +211,8 @@ class SessionManager:
         self._leaf_id = entry.id
         if isinstance(entry, SessionInfoEntry):
             self._name_entry = entry
-        if isinstance(entry, MessageEntry) and message_role(entry.message) == "assistant":
-            self._has_assistant = True
+        if isinstance(entry, MessageEntry) and message_role(entry.message) in SAVED_FROM:
+            self._worth_saving = True
         if isinstance(entry, LabelEntry):
             if entry.label:
                 self._labels[entry.target_id] = entry.label
@@ -242,7 +245,7 @@ class SessionManager:
         if not self.persist or self._session_file is None:
             return
         if not self._flushed:
-            if not self._has_assistant or not self._may_write():
+            if not self._worth_saving or not self._may_write():
                 return
             # the first write of a new file is published whole or not at all (a failed one left a header and a
             # torn line, and the next attempt appended a second header): temp file, fsync, rename
@@ -257,7 +260,7 @@ class SessionManager:
         entry is not kept either (pi 1.5.0, #11460: an entry in memory but not on disk became the parent of
         later entries, so the file held entries whose parent was missing and a resume lost the history)."""
         labels = (dict(self._labels), dict(self._label_timestamps)) if isinstance(entry, LabelEntry) else None
-        leaf, has_assistant, name_entry = self._leaf_id, self._has_assistant, self._name_entry
+        leaf, worth_saving, name_entry = self._leaf_id, self._worth_saving, self._name_entry
         self._entries.append(entry)
         self._index(entry)
         try:
@@ -265,7 +268,7 @@ class SessionManager:
         except OSError:
             self._entries.pop()
             self._by_id.pop(entry.id, None)
-            self._leaf_id, self._has_assistant, self._name_entry = leaf, has_assistant, name_entry
+            self._leaf_id, self._worth_saving, self._name_entry = leaf, worth_saving, name_entry
             self._epoch += 1  # figures cached over the entries (entries_version) start over
             if labels is not None:
                 self._labels, self._label_timestamps = labels
@@ -549,7 +552,7 @@ class SessionManager:
         if not self.persist or self.session_dir is None:
             return None
         self._session_file = self.session_dir / session_file_name(header.timestamp, header.id)
-        if self._has_assistant:
+        if self._worth_saving:
             self._rewrite_file()
             self._flushed = True
         else:
