@@ -196,4 +196,24 @@ def load_models_json(path: Path | None, built_in_providers: set[str]) -> LoadedM
         return result
     result.config = config
     result.raw = data
+    register_config_secrets(config)
     return result
+
+
+def register_config_secrets(config: ModelsConfig) -> None:
+    """Register the keys and header values ``config`` names (a literal, an env var name, ``$NAME``) as secrets
+    as soon as the file is read, so text that quotes them (``!grep apiKey models.json``, a tool printing the
+    environment) is redacted in session files and exports before any request used them (tester3 #10). A
+    ``!command`` value is not run here: it is registered when a request resolves it."""
+    from pi_tui.ai.secret_redaction import register_secret
+    from pi_tui.coding.config.auth import resolve_config_value
+
+    for provider in config.providers.values():
+        values = [provider.api_key, *(provider.headers or {}).values()]
+        for model in provider.models or ():
+            values.extend((model.headers or {}).values())
+        for override in (provider.model_overrides or {}).values():
+            values.extend((override.headers or {}).values())
+        for value in values:
+            if value and not value.startswith("!"):
+                register_secret(resolve_config_value(value))  # the literal, or the value of the variable it names
