@@ -70,6 +70,15 @@ GPT55_PROVIDERS = {"openai", "opencode", "openrouter"}
 GPT5_PRO_MAX_TOKENS = {("openai", "gpt-5-pro"): 128000}  # pi 0.79.1 (#5559): output limit, not the input one
 XIAOMI_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
 XIAOMI_TOKEN_PLAN_DROPPED = {"mimo-v2-flash", "mimo-v2-omni"}  # pi 0.77.0 (#5075), 0.80.4 (#6204)
+# pi 0.86.0 (#8700), 0.99.0 (#9678): Mistral's reasoning models that got no reasoning control take
+# reasoning_effort "none" or "high" only (as in pi 1.6.0's catalogue).
+MISTRAL_NONE_OR_HIGH_IDS = {"mistral-medium-2604", "mistral-medium-latest", "magistral-medium-latest"}
+MISTRAL_NONE_OR_HIGH_MAP = {"off": "none", "minimal": None, "low": None, "medium": None, "high": "high"}
+# pi 0.77.0: OpenRouter's DeepSeek V4 takes OpenRouter's own reasoning object (xhigh stays "xhigh"; DeepSeek's
+# "thinking"/"max" are not OpenRouter's); pi 0.78.1 (#5309): OpenRouter's Kimi K2.6 needs reasoning_content
+# replayed on assistant messages (as in pi 1.6.0's catalogue).
+OPENROUTER_DEEPSEEK_V4_IDS = {"deepseek/deepseek-v4-pro", "deepseek/deepseek-v4-flash"}
+OPENROUTER_REASONING_CONTENT_IDS = {"moonshotai/kimi-k2.6"}
 # pi 0.80.6: long-context price tiers ($/Mtok for the whole request once its input exceeds the threshold), as in
 # pi 1.6.0's catalogue, for the entries whose base prices are the same as ours.
 _GPT54 = [{"inputTokensAbove": 272000, "input": 5, "output": 22.5, "cacheRead": 0.5, "cacheWrite": 0}]
@@ -110,6 +119,14 @@ def apply_corrections(providers: dict[str, list[dict[str, Any]]]) -> None:
             elif provider in XIAOMI_PROVIDERS and model.get("reasoning"):
                 # pi 1.3.0 (#10818): MiMo answers 400 at "minimal"; only off and high
                 level_map.update({"minimal": None, "low": None, "medium": None})
+            elif provider == "mistral" and model["id"] in MISTRAL_NONE_OR_HIGH_IDS and model.get("reasoning"):
+                level_map = dict(MISTRAL_NONE_OR_HIGH_MAP)
+                model["compat"] = {**(model.get("compat") or {}), "supportsReasoningEffort": True}
+            elif provider == "openrouter" and model["id"] in OPENROUTER_DEEPSEEK_V4_IDS:
+                level_map.update({"off": "none", "xhigh": "xhigh"})
+                model["compat"] = {**(model.get("compat") or {}), "thinkingFormat": "openrouter"}
+            if provider == "openrouter" and model["id"] in OPENROUTER_REASONING_CONTENT_IDS:
+                model["compat"] = {**(model.get("compat") or {}), "requiresReasoningContentOnAssistantMessages": True}
             if level_map:
                 model["thinkingLevelMap"] = level_map
             if (provider, model["id"]) in PRICE_TIERS:

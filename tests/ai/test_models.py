@@ -133,7 +133,9 @@ def test_calculate_cost_with_catalogue_prices() -> None:
 # Levels pi corrected after 0.73.1 (scripts/refresh_models.py apply_corrections; DIFFERENCES PF14):
 # checked against the corrected values in tests/regressions/test_catalogue_pi_fixes.py.
 CORRECTED_AFTER_PI_073 = {"openai/gpt-5.5", "opencode/gpt-5.5", "openrouter/openai/gpt-5.5", "openai/gpt-5.5-pro",
-                          "opencode/gpt-5.5-pro", "openrouter/openai/gpt-5.5-pro"}
+                          "opencode/gpt-5.5-pro", "openrouter/openai/gpt-5.5-pro",
+                          "mistral/mistral-medium-2604", "mistral/mistral-medium-latest",
+                          "mistral/magistral-medium-latest"}
 CORRECTED_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
 
 
