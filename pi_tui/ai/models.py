@@ -111,13 +111,17 @@ def calculate_cost(model: Model, usage: Usage) -> UsageCost:
     """Fill ``usage.cost`` in place from the model's prices ($ per million tokens) and return it (pi-reference
     §1.4). Each component = ``price.<x> / 1_000_000 * usage.<x>``; ``total`` = sum of the four components. The
     prices are the long-context tier the request falls in, if any (:func:`price_for_request`, pi 0.80.6).
+    Cache writes with the 1-hour lifetime (``usage.cache_write_1h``) cost twice the input price, Anthropic's
+    rate, instead of the 5-minute write price (pi 0.99.0).
     """
     rates = price_for_request(model, usage)
     cost = usage.cost
     cost.input = rates.input / 1_000_000 * usage.input
     cost.output = rates.output / 1_000_000 * usage.output
     cost.cache_read = rates.cache_read / 1_000_000 * usage.cache_read
-    cost.cache_write = rates.cache_write / 1_000_000 * usage.cache_write
+    long_writes = min(usage.cache_write, max(0, usage.cache_write_1h or 0))
+    short_writes = usage.cache_write - long_writes
+    cost.cache_write = (rates.cache_write * short_writes + rates.input * 2 * long_writes) / 1_000_000
     cost.total = cost.input + cost.output + cost.cache_read + cost.cache_write
     cost.total_from_provider = None
     return cost

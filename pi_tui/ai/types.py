@@ -110,6 +110,9 @@ class Usage(PiModel):
     cache_write: int = 0
     total_tokens: int = 0
     cost: UsageCost = Field(default_factory=UsageCost)
+    cache_write_1h: int | None = Field(default=None, alias="cacheWrite1h")
+    """Of ``cache_write``, the tokens written with the 1-hour lifetime (Anthropic's
+    ``cache_creation.ephemeral_1h_input_tokens``), priced at twice the input rate (pi 0.99.0); None = unknown."""
 
 
 # ---------------------------------------------------------------- messages (§1.3)

@@ -42,7 +42,7 @@ from typing import Any
 from ..json_parse import parse_json_with_repair, parse_streaming_json
 from ..json_stream import StreamingJsonParser
 from ..models import calculate_cost
-from ..types import Model, Tool
+from ..types import Model, Tool, Usage
 from ._openrouter_cost import apply_openrouter_reported_cost
 from ._provider_run import add_diagnostic
 from ._stream_blocks import BlockWriter, ProviderError
@@ -206,6 +206,7 @@ class AnthropicStreamParser:
         out.usage.output = _int(usage.get("output_tokens"))
         out.usage.cache_read = _int(usage.get("cache_read_input_tokens"))
         out.usage.cache_write = _int(usage.get("cache_creation_input_tokens"))
+        _set_long_writes(out.usage, usage)
         self._update_total()
         # ``start`` snapshots the message here: with the initial usage, before ``responseId`` (module docstring).
         self.writer.start()
@@ -333,6 +334,7 @@ class AnthropicStreamParser:
             out.usage.cache_read = _int(usage["cache_read_input_tokens"])
         if usage.get("cache_creation_input_tokens") is not None:
             out.usage.cache_write = _int(usage["cache_creation_input_tokens"])
+        _set_long_writes(out.usage, usage)
         self._update_total()
         if isinstance(usage, dict):
             apply_openrouter_reported_cost(self.model, out.usage, usage)  # OpenRouter's billed total (pi 1.5.0)
@@ -341,6 +343,13 @@ class AnthropicStreamParser:
         u = self.writer.output.usage
         u.total_tokens = u.input + u.output + u.cache_read + u.cache_write
         calculate_cost(self.model, u)
+
+
+def _set_long_writes(usage: Usage, raw: Any) -> None:
+    """``usage.cache_write_1h`` from ``raw.cache_creation.ephemeral_1h_input_tokens`` when reported (pi 0.99.0)."""
+    breakdown = raw.get("cache_creation") if isinstance(raw, dict) else None
+    if isinstance(breakdown, dict) and breakdown.get("ephemeral_1h_input_tokens") is not None:
+        usage.cache_write_1h = _int(breakdown["ephemeral_1h_input_tokens"])
 
 
 def _int(value: Any) -> int:
