@@ -60,5 +60,5 @@ async def test_changelog_without_a_file_says_so(tmp_path: Path, monkeypatch: pyt
         await _run(pilot, "/changelog")
         await wait_until(pilot, lambda: isinstance(app.screen, ChangelogScreen))
         assert app.screen.query_one(Markdown).source == "No changelog entries found."
-        await pilot.press("q")
+        await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, ChangelogScreen))

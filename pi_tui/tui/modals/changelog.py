@@ -2,16 +2,20 @@
 
 The Markdown of :func:`pi_tui.coding.changelog.changelog_markdown` (oldest entry first, newest last, as pi
 prints it) in Textual's ``Markdown`` widget inside a ``VerticalScroll``; the view opens at the end, on the
-newest entry. Up/Down, PageUp/PageDown, Home/End scroll (the scroll view's own keys); Escape or q closes.
+newest entry. Up/Down, PageUp/PageDown, Home/End scroll (the scroll view's own keys); Escape closes. Text typed
+into it is refused on the hint line (``typing_refusal``; q no longer closes it: it began many a typed word).
 """
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
+
+from pi_tui.tui.modals.typing_refusal import refuse_typing
 
 
 class ChangelogScreen(ModalScreen[None]):
@@ -27,10 +31,8 @@ class ChangelogScreen(ModalScreen[None]):
     ChangelogScreen #changelog-hint { height: 1; color: $text-muted; }
     """
 
-    BINDINGS = [
-        Binding("escape", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
+    BINDINGS = [Binding("escape", "close", "Close", show=False)]
+    HINT = "↑/↓ PgUp/PgDn Home/End scroll · Esc close"
 
     def __init__(self, markdown: str) -> None:
         super().__init__()
@@ -41,12 +43,15 @@ class ChangelogScreen(ModalScreen[None]):
             yield Static("What's New", id="changelog-title")
             with VerticalScroll(id="changelog-scroll"):
                 yield Markdown(self.markdown, id="changelog-body")
-            yield Static("↑/↓ PgUp/PgDn Home/End scroll · Esc close", id="changelog-hint")
+            yield Static(self.HINT, id="changelog-hint")
 
     def on_mount(self) -> None:
         scroll = self.query_one(VerticalScroll)
         scroll.focus()
         self.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def on_key(self, event: events.Key) -> None:
+        refuse_typing(self, event, self.query_one("#changelog-hint", Static), self.HINT)
 
     def action_close(self) -> None:
         """Close the screen."""

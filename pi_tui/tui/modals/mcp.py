@@ -16,6 +16,7 @@ import asyncio
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,6 +25,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from pi_tui.coding.mcp.oauth import needs_sign_in, oauth_applies
+from pi_tui.tui.modals.typing_refusal import flash, refuse_typing
 
 STATE_STYLE = {
     "connected": "green",
@@ -45,6 +47,8 @@ def mcp_rows(link: Any) -> list[tuple[str, str, str | None]]:
         if manager.connections[name].state != "disabled":
             rows.extend(("tool", name, tool.name) for tool in manager.server_tools(name))
     return rows
+
+HINT = "Enter sign in (OAuth) · r reconnect · Space enable/disable for this session · Esc close"
 
 
 class McpScreen(ModalScreen[None]):
@@ -87,8 +91,7 @@ class McpScreen(ModalScreen[None]):
             yield Static("MCP servers", id="mcp-title")
             yield OptionList(id="mcp-list")
             yield Static("", id="mcp-detail")
-            yield Static("Enter sign in (OAuth) · r reconnect · Space enable/disable for this session · Esc close",
-                         id="mcp-hint")
+            yield Static(HINT, id="mcp-hint")
 
     def on_mount(self) -> None:
         self._drawable = True
@@ -190,10 +193,18 @@ class McpScreen(ModalScreen[None]):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def on_key(self, event: events.Key) -> None:
+        refuse_typing(self, event, self.query_one("#mcp-hint", Static), HINT)
+
+    def _said(self, text: str) -> None:
+        """What a one-key action did, on the hint line (tester3 #13: r and Space changed state unannounced)."""
+        flash(self.query_one("#mcp-hint", Static), text, HINT)
+
     def action_reconnect(self) -> None:
         selected = self._selected()
         if selected is None or selected[1] in self._busy:
             return
+        self._said(f"r: reconnecting {selected[1]}…")
         self._run(selected[1], self.link.manager.reconnect(selected[1]))
 
     def action_switch(self) -> None:
@@ -203,13 +214,16 @@ class McpScreen(ModalScreen[None]):
         kind, server, tool = selected
         manager = self.link.manager
         if kind == "tool" and tool is not None:
-            manager.set_tool_enabled(tool, tool in manager.disabled_tools)
+            enable = tool in manager.disabled_tools
+            manager.set_tool_enabled(tool, enable)
             self.link.refresh()
             self._redraw()
+            self._said(f"Space: {tool} {'on' if enable else 'off'} for this session (Space again to undo)")
             return
         if server in self._busy:
             return
         enable = manager.connections[server].state == "disabled"
+        self._said(f"Space: {'enabling' if enable else 'disabling'} {server} for this session (Space again to undo)")
         self._run(server, manager.set_server_enabled(server, enable))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
