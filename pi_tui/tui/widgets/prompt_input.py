@@ -18,7 +18,6 @@ lines]`` / ``[paste #<n> <chars> chars]`` and expanded on submit (``expanded_tex
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
@@ -30,9 +29,9 @@ from textual.timer import Timer
 from textual.widgets import TextArea
 from textual.widgets.text_area import Location
 
-from pi_tui.coding.tools.truncate import count_lines
 from pi_tui.tui.keymap import Keymap
 from pi_tui.tui.widgets.graphemes import next_boundary, prev_boundary, snap
+from pi_tui.tui.widgets.paste_markers import expand_pastes, paste_marker, unit_left, unit_right
 
 if TYPE_CHECKING:
     from pi_tui.tui.commands import CommandInfo
@@ -40,31 +39,6 @@ if TYPE_CHECKING:
 
 HISTORY_MAX = 100
 PASTE_BURST_GAP_S = 0.008  # keys arriving closer than this come from one terminal write (a paste), not typing
-PASTE_MAX_LINES = 10  # pi editor: a paste with more lines (or more characters) becomes a marker
-PASTE_MAX_CHARS = 1000
-_PASTE_MARKER = re.compile(r"\[paste #(\d+)(?: (?:\+\d+ lines|\d+ chars))?\]")
-
-
-def paste_marker(paste_id: int, text: str) -> str | None:
-    """pi's marker for a large paste, or None when ``text`` is small enough to insert as it is.
-
-    Lines are counted as everywhere else in pi-tui: a final newline ends the last line (``seq 1 300`` pasted is
-    ``+300 lines``, not pi's 301; DIFFERENCES D18)."""
-    lines = count_lines(text)
-    if lines > PASTE_MAX_LINES:
-        return f"[paste #{paste_id} +{lines} lines]"
-    if len(text) > PASTE_MAX_CHARS:
-        return f"[paste #{paste_id} {len(text)} chars]"
-    return None
-
-
-def expand_pastes(text: str, pastes: dict[int, str]) -> str:
-    """Replace every marker of a known paste in ``text`` with the pasted text (unknown ids stay as typed)."""
-    if not pastes:
-        return text
-    return _PASTE_MARKER.sub(lambda m: pastes.get(int(m.group(1)), m.group(0)), text)
-
-
 def _is_format_char(character: str | None) -> bool:
     """True for one Unicode format character (category Cf: U+200D ZWJ, U+200C, tags U+E0020-U+E007F)."""
     return character is not None and len(character) == 1 and unicodedata.category(character) == "Cf"
@@ -171,7 +145,9 @@ class PromptInput(TextArea):
         row, col = self.cursor_location
         if col == 0:
             return super().get_cursor_left_location()
-        return row, prev_boundary(self.document[row], col)
+        line = self.document[row]
+        unit = unit_left(line, col, self.pastes)  # a paste marker is one unit
+        return row, prev_boundary(line, col) if unit is None else unit
 
     def get_cursor_right_location(self) -> Location:
         """One user-perceived character right (to the next line's start at a line end)."""
@@ -179,7 +155,8 @@ class PromptInput(TextArea):
         line = self.document[row]
         if col >= len(line):
             return super().get_cursor_right_location()
-        return row, next_boundary(line, col)
+        unit = unit_right(line, col, self.pastes)
+        return row, next_boundary(line, col) if unit is None else unit
 
     def get_cursor_word_left_location(self) -> Location:
         """Textual's word jump, never inside a cluster (also what Ctrl+W / Alt+Backspace delete to)."""

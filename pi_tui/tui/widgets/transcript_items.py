@@ -30,7 +30,7 @@ from pi_tui.tui.widgets.abort_text import abort_text
 from pi_tui.tui.widgets.item_base import TranscriptItem, field, message_text
 from pi_tui.tui.widgets.markdown_incremental import IncrementalMarkdown
 from pi_tui.tui.widgets.message_render import RenderContext, blank_strip, diff_text, group
-from pi_tui.tui.widgets.prompt_input import PASTE_MAX_CHARS, PASTE_MAX_LINES
+from pi_tui.tui.widgets.paste_markers import PASTE_MAX_CHARS, PASTE_MAX_LINES
 from pi_tui.tui.widgets.tool_items import (
     TOOL_FAILED,
     TOOL_FINISHED,
