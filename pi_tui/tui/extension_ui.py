@@ -75,13 +75,14 @@ class TextualExtensionUI:
                 future.set_result(value)
 
         arrival_guard.register(screen)  # it appears on its own: keys typed before it are not its answer
-        await self.app.push_screen(screen, callback=done)
-        arrival_guard.painted(screen)  # whatever the dialog's class: its grace starts with the next frame
         ticker = None
         selector, text, timeout_ms = countdown or ("", str, None)
-        if timeout_ms:
-            ticker = asyncio.ensure_future(self._count_down(screen, default, selector, text, timeout_ms))
         try:
+            mounted = self.app.push_screen(screen, callback=done)
+            if timeout_ms:
+                ticker = asyncio.ensure_future(self._count_down(screen, default, selector, text, timeout_ms))
+            await mounted
+            arrival_guard.painted(screen)  # whatever the dialog's class: its grace starts with the next frame
             return await future
         except asyncio.CancelledError:
             if screen.is_attached and screen in self.app.screen_stack:

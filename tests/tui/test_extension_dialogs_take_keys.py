@@ -65,6 +65,7 @@ def _answers(out: Path) -> list[Any]:
     ("input", ["o", "k", "enter"], "ok"),
     ("input", ["escape"], None),
     ("editor", ["end", "!", "ctrl+s"], "step!"),
+    ("editor", [" ", "2", "ctrl+s"], "step 2"),  # the cursor starts at the end of the prefill (tester3 #17)
 ])
 async def test_each_dialog_takes_its_keys_once_shown(tmp_path: Path, kind: str, keys: list[str], expected: Any) -> None:
     ext = tmp_path / "ask.py"

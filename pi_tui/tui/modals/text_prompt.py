@@ -54,7 +54,12 @@ class TextPromptModal(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         arrival_guard.painted(self)  # keys typed before it was shown are the editor's
-        (self.query_one(TextArea) if self.multiline else self.query_one(Input)).focus()
+        if self.multiline:
+            area = self.query_one(TextArea)
+            area.focus()
+            area.move_cursor(area.document.end)  # typing appends to the prefill, as pi's editor dialog (tester3 #17)
+        else:
+            self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
