@@ -14,6 +14,7 @@ from pi_tui.ai.providers.faux import faux_assistant_message, register_faux_provi
 from pi_tui.coding.compaction.prepare import CompactionSettings
 from pi_tui.coding.session_factory import create_agent_session
 from pi_tui.coding.session_settings import SessionSettings
+from pi_tui.tui.modals.confirm import ConfirmModal
 from pi_tui.tui.widgets.transcript_items import AssistantItem, SummaryItem
 
 from .helpers import make_app, transcript_text, wait_until
@@ -60,8 +61,14 @@ async def test_compact_during_a_reply_keeps_the_partial_reply_and_compacts(tmp_p
         app.prompt_input.insert("/compact")
         assert session.is_streaming
         await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmModal))  # asks first (tester3 #16)
+        shown: list[str] = []
+        show = app.status_line.show
+        app.status_line.show = lambda text: (shown.append(text), show(text))[1]  # type: ignore[method-assign]
+        await pilot.press("y")
         await wait_until(pilot, lambda: any(isinstance(i, SummaryItem) and i.label == "compaction"
                                             for i in app.transcript.items), limit=20)
+        assert any("Compacting context" in text for text in shown)  # the status line said so while it ran
         await wait_until(pilot, lambda: not app.working and not app.compacting)
         text = transcript_text(app)
         assert "Nothing to compact" not in text
@@ -91,3 +98,26 @@ async def test_compact_with_nothing_to_compact_does_not_abort_the_reply(tmp_path
         last = session.messages[-1]
         assert last.role == "assistant" and last.stop_reason == "stop"  # the reply ran to its end
         assert session.messages[-1].content[0].text.count("short") == 900
+
+
+@pytest.mark.anyio
+async def test_compact_during_a_reply_can_be_declined(tmp_path: Path) -> None:
+    session, faux = slow_session(tmp_path)
+    faux.set_responses([faux_assistant_message(answer(k)) for k in range(3)] + [faux_assistant_message(SLOW)])
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session_ready)
+        for k in range(3):
+            await ask(pilot, app, f"question {k}")
+        app.prompt_input.insert("write slowly")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: streaming_item(app) is not None)
+        app.prompt_input.insert("/compact")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert session.is_streaming and not app.compacting  # the run goes on
+        await wait_until(pilot, lambda: not app.working, limit=20)
+        await session.wait_for_idle()
+        assert session.messages[-1].stop_reason == "stop"

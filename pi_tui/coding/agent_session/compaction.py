@@ -133,6 +133,10 @@ class Compactor:
             if not (e.type == "custom" and str(getattr(e, "custom_type", "")).startswith("pi-tui."))
         ]
 
+    def refusal(self) -> str | None:
+        """Why ``/compact`` now would be refused (``Already compacted``, ``Nothing to compact …``), or None."""
+        return self._nothing_to_compact()
+
     def _nothing_to_compact(self) -> str | None:
         """Why a compaction now would have nothing to do (the branch as stored; a streaming reply is not in it
         yet, and it would be kept as the most recent part), or None."""

@@ -423,6 +423,10 @@ class AgentSession:
         """Compact now (``/compact``); see :meth:`Compactor.compact` (raises ``CompactionError``)."""
         return await self._compactor.compact(custom_instructions)
 
+    def compaction_refusal(self) -> str | None:
+        """Why ``compact()`` now would have nothing to do, or None (:meth:`Compactor.refusal`)."""
+        return self._compactor.refusal()
+
     # ------------------------------------------------------------------ model and thinking (ModelSwitcher)
 
     @property

@@ -187,10 +187,22 @@ class SlashCommandHandlers:
         self.host.transcript.add(SummaryItem("session", "\n\n".join(lines), collapsed_by_default=False))
 
     async def compact(self, arg: str, context: Any = None) -> None:
-        """``/compact [instructions]``."""
-        session = need_session(self.host)
+        """``/compact [instructions]``; while the agent works it asks first, as /new does (pi aborts the run
+        unasked: tester3 #16), and the stopped run's queued messages go to the editor, as Escape's abort does."""
+        host = self.host
+        session = need_session(host)
         if session is None:
             return
+        refusal = getattr(session, "compaction_refusal", lambda: None)()
+        if session_working(host, session) and not (host.compacting or session.is_compacting) and refusal is None:
+            from pi_tui.tui.modals.confirm import ConfirmModal
+
+            question = "The agent is still working. Abort the run and compact the context?"
+            if not await host.push_screen_wait(ConfirmModal(question, "Abort and compact", "Cancel")):
+                host.add_notice("status", "Kept the run going")
+                return
+            await self._interrupt()
+            await maybe_await(session.wait_for_idle())
         await maybe_await(session.compact(arg or None))
 
     async def export(self, arg: str, context: Any = None) -> None:
