@@ -184,10 +184,17 @@ def resolve_cli_model(
         if fallback.model is not None:
             return CliModelResult(fallback.model, fallback.thinking_level, fallback.warning)
     if provider:
-        custom = _fallback_model(provider, pattern, models)
+        # ``id:<level>`` keeps the level for the custom id, and a requested level makes the model a reasoning
+        # one even when the provider's template model is not (pi 0.79.2, #5560)
+        custom_id, _, suffix = pattern.rpartition(":")
+        level = suffix if custom_id and is_valid_thinking_level(suffix) else None
+        custom_id = custom_id if level else pattern
+        custom = _fallback_model(provider, custom_id, models)
         if custom is not None:
-            note = f'Model "{pattern}" not found for provider "{provider}". Using custom model id.'
-            return CliModelResult(custom, None, f"{result.warning} {note}" if result.warning else note)
+            if level and level != "off":
+                custom.reasoning = True
+            note = f'Model "{custom_id}" not found for provider "{provider}". Using custom model id.'
+            return CliModelResult(custom, level, f"{result.warning} {note}" if result.warning else note)
     display = f"{provider}/{pattern}" if provider else cli_model
     return CliModelResult(error=f'Model "{display}" not found. Use --list-models to see available models.')
 
