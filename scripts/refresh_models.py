@@ -79,6 +79,10 @@ MISTRAL_NONE_OR_HIGH_MAP = {"off": "none", "minimal": None, "low": None, "medium
 # replayed on assistant messages (as in pi 1.6.0's catalogue).
 OPENROUTER_DEEPSEEK_V4_IDS = {"deepseek/deepseek-v4-pro", "deepseek/deepseek-v4-flash"}
 OPENROUTER_REASONING_CONTENT_IDS = {"moonshotai/kimi-k2.6"}
+# pi 0.84.3 (#8181): OpenCode Go's DeepSeek V4 Flash supports "low"; pi 0.79.1: Moonshot's Kimi K2.6 takes the
+# thinking switch {type: enabled|disabled} (DeepSeek's format, as in pi 1.6.0's catalogue), so "off" turns it off.
+OPENCODE_GO_DEEPSEEK_LOW_IDS = {"deepseek-v4-flash"}
+MOONSHOT_THINKING_SWITCH_IDS = {"kimi-k2.6"}
 # pi 0.80.6: long-context price tiers ($/Mtok for the whole request once its input exceeds the threshold), as in
 # pi 1.6.0's catalogue, for the entries whose base prices are the same as ours.
 _GPT54 = [{"inputTokensAbove": 272000, "input": 5, "output": 22.5, "cacheRead": 0.5, "cacheWrite": 0}]
@@ -125,6 +129,10 @@ def apply_corrections(providers: dict[str, list[dict[str, Any]]]) -> None:
             elif provider == "openrouter" and model["id"] in OPENROUTER_DEEPSEEK_V4_IDS:
                 level_map.update({"off": "none", "xhigh": "xhigh"})
                 model["compat"] = {**(model.get("compat") or {}), "thinkingFormat": "openrouter"}
+            elif provider == "opencode-go" and model["id"] in OPENCODE_GO_DEEPSEEK_LOW_IDS:
+                level_map["low"] = "low"
+            if provider in ("moonshotai", "moonshotai-cn") and model["id"] in MOONSHOT_THINKING_SWITCH_IDS:
+                model["compat"] = {**(model.get("compat") or {}), "thinkingFormat": "deepseek"}
             if provider == "openrouter" and model["id"] in OPENROUTER_REASONING_CONTENT_IDS:
                 model["compat"] = {**(model.get("compat") or {}), "requiresReasoningContentOnAssistantMessages": True}
             if level_map:

@@ -135,7 +135,7 @@ def test_calculate_cost_with_catalogue_prices() -> None:
 CORRECTED_AFTER_PI_073 = {"openai/gpt-5.5", "opencode/gpt-5.5", "openrouter/openai/gpt-5.5", "openai/gpt-5.5-pro",
                           "opencode/gpt-5.5-pro", "openrouter/openai/gpt-5.5-pro",
                           "mistral/mistral-medium-2604", "mistral/mistral-medium-latest",
-                          "mistral/magistral-medium-latest"}
+                          "mistral/magistral-medium-latest", "opencode-go/deepseek-v4-flash"}
 CORRECTED_PROVIDERS = {"xiaomi", "xiaomi-token-plan-ams", "xiaomi-token-plan-cn", "xiaomi-token-plan-sgp"}
 
 

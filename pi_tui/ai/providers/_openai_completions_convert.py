@@ -150,13 +150,17 @@ def build_params(
         params["tool_choice"] = extra["tool_choice"]
     fmt = compat.thinking_format
     if model.reasoning:
-        if fmt in ("zai", "qwen"):
+        if fmt == "zai":
+            # Z.AI's own switch; clear_thinking false keeps earlier turns' reasoning (preserved thinking):
+            # pi 0.79.1, 0.80.3. Z.AI ignored the enable_thinking pi 0.73 sent, so thinking could not be turned off.
+            params["thinking"] = {"type": "enabled", "clear_thinking": False} if effort else {"type": "disabled"}
+        elif fmt == "qwen":
             params["enable_thinking"] = bool(effort)
         elif fmt == "qwen-chat-template":
             params["chat_template_kwargs"] = {"enable_thinking": bool(effort), "preserve_thinking": True}
         elif fmt == "deepseek":
             params["thinking"] = {"type": "enabled" if effort else "disabled"}
-            if effort:
+            if effort and compat.supports_reasoning_effort:  # Moonshot's Kimi takes the switch only
                 params["reasoning_effort"] = _mapped_effort(model, effort)
         elif fmt == "openrouter":
             level_map = model.thinking_level_map or {}
