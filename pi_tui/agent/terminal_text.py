@@ -1,9 +1,12 @@
-"""Tool output that cannot drive the terminal (issue 10 class 7; tests/regressions/
+"""Text that cannot drive the terminal (issue 10 class 7; tests/regressions/
 test_tool_output_terminal_control.py).
 
-:func:`sanitize_terminal_output` is the ONE function every tool result, every streamed partial result and
-every user ``!cmd`` output goes through before it reaches the screen, the model, the session file and
-exports (:mod:`pi_tui.agent.tool_execution`, :mod:`pi_tui.coding.user_bash`). It removes:
+:func:`sanitize_terminal_output` is the function the TUI cleans program output with before it reaches the
+SCREEN: tool results and partial results (``pi_tui.tui.widgets.tool_format``), every rendered transcript line
+(``RenderContext.to_strips``) and user ``!cmd`` output (:mod:`pi_tui.coding.user_bash`, whose cleaned output is
+also what the model gets, as pi's ``stripAnsi`` does for ``!cmd``). Tool results themselves reach the model, the
+session file and events unchanged, as in pi (tester2 #23: the model must be able to ``edit`` the file it read).
+It removes:
 
 * escape sequences: CSI (cursor moves, erases, scroll regions, SGR colours), OSC (``0``/``2`` window
   titles, ``8`` hyperlinks, ``52`` clipboard writes and reads, ...), DCS/SOS/PM/APC strings, nF and
@@ -15,10 +18,8 @@ exports (:mod:`pi_tui.agent.tool_execution`, :mod:`pi_tui.coding.user_bash`). It
 * carriage returns: ``\\r\\n`` is a line end (``\\n``); within a line, bare ``\\r`` separates the frames of
   a progress bar and only the last non-empty frame is kept.
 
-SGR colour codes are removed too, deliberately: the transcript does not render ANSI colours, the model
-gains nothing from them but tokens, and a colour code is the same ``ESC [`` door as a cursor move.
-pi 0.73.1 strips ANSI only when rendering; the model and the session get the raw bytes
-(tests/conformance/DIFFERENCES.md T4).
+SGR colour codes are removed too, deliberately: the transcript does not render ANSI colours, and a colour
+code is the same ``ESC [`` door as a cursor move (tests/conformance/DIFFERENCES.md T4).
 
 The result never contains ESC, any C0 control other than tab and LF, any C1 control, or ``\\r``, so it
 cannot start a sequence however it is later concatenated. The function is idempotent.

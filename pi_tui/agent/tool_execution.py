@@ -20,9 +20,11 @@ Beyond pi 0.73.1 (tests/conformance/DIFFERENCES.md):
 - with ``list_tools_when_unknown`` (the coding session sets it), a call to a tool that does not exist gets
   ``Tool <name> not found. [Did you mean <x>?] Available tools: <names>.`` (pi: ``Tool <name> not found``;
   issue 10 class 5);
-- every result, partial result and error text goes through
-  :func:`~pi_tui.agent.terminal_text.sanitize_terminal_output` (text blocks and the strings in ``details``)
-  before any event carries it, so no tool output can drive the terminal (issue 10 class 7).
+
+Results, partial results and error texts are passed on as the tools made them, as pi does: the model, the session
+file and events get a file's or a command's true content (tester2 #23: a ``read`` that dropped escape sequences
+made the model's ``edit`` of that file fail). Only what reaches the terminal is cleaned, by the TUI
+(``pi_tui.tui.widgets.tool_format``, ``RenderContext.to_strips``; issue 10 class 7).
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ from .events import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
-from .terminal_text import sanitize_terminal_output
 from .types import (
     AfterToolCallContext,
     AfterToolCallResult,
@@ -103,36 +104,9 @@ def unknown_tool_text(name: str, tools: Any) -> str:
 
 
 def error_tool_result(message: str) -> AgentToolResult:
-    """pi's ``createErrorToolResult``: one text block, ``details: {}`` (text sanitised: it may quote the
-    model's tool name or a tool's output)."""
-    return AgentToolResult(content=[TextContent(text=sanitize_terminal_output(message))], details={})
-
-
-def _clean_value(value: Any) -> Any:
-    if isinstance(value, str):
-        return sanitize_terminal_output(value)
-    if isinstance(value, dict):
-        return {k: _clean_value(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean_value(v) for v in value]
-    return value
-
-
-def sanitize_tool_result(result: AgentToolResult) -> AgentToolResult:
-    """``result`` with every text block and every string in ``details`` passed through
-    :func:`sanitize_terminal_output` (the same object when nothing changes)."""
-    content: list[Any] = []
-    changed = False
-    for block in result.content:
-        if isinstance(block, TextContent):
-            clean = sanitize_terminal_output(block.text)
-            if clean != block.text:
-                block, changed = block.model_copy(update={"text": clean}), True
-        content.append(block)
-    details = _clean_value(result.details)
-    if not changed and details == result.details:
-        return result
-    return result.model_copy(update={"content": content, "details": details})
+    """pi's ``createErrorToolResult``: one text block, ``details: {}`` (the text as given: the TUI cleans what
+    it shows)."""
+    return AgentToolResult(content=[TextContent(text=message)], details={})
 
 
 def _exc_text(exc: BaseException) -> str:
@@ -262,7 +236,7 @@ async def _execute_prepared(prepared: _Prepared, signal: AbortSignal | None, emi
         if closed:
             return None  # late progress after execute() returned (pi 0.79.2 fix)
         try:
-            partial_result = sanitize_tool_result(_coerce_result(partial, call.name))
+            partial_result = _coerce_result(partial, call.name)
         except Exception:
             partial_result = partial
         event = ToolExecutionUpdateEvent(
@@ -283,7 +257,7 @@ async def _execute_prepared(prepared: _Prepared, signal: AbortSignal | None, emi
             raw = await raw
         closed = True
         await _drain_updates()
-        return _Finalized(call, sanitize_tool_result(_coerce_result(raw, call.name)), False)
+        return _Finalized(call, _coerce_result(raw, call.name), False)
     except asyncio.CancelledError:
         closed = True
         task = asyncio.current_task()
@@ -332,7 +306,7 @@ async def _finalize(
             content = after.content if after.content is not None else result.content
             details = after.details if after.details is not None else result.details
             terminate = after.terminate if after.terminate is not None else result.terminate
-            result = sanitize_tool_result(AgentToolResult(content=content, details=details, terminate=terminate))
+            result = AgentToolResult(content=content, details=details, terminate=terminate)
             if after.is_error is not None:
                 is_error = after.is_error
     except Exception as exc:

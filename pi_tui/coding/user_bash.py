@@ -2,9 +2,9 @@
 
 The command runs in the session cwd through the bash tool's shell backend (own process group, killed on
 abort). Output chunks go through :class:`~pi_tui.agent.terminal_text.TerminalOutputStream` and the final
-output through :func:`~pi_tui.agent.terminal_text.sanitize_terminal_output` (the function every tool result
-goes through: no escape sequence or control character reaches the screen, the session or the model; a
-progress bar keeps its last frame; issue 10 class 7). The result keeps the tail (2000 lines / 50 KB) and the full output goes to ``/tmp/pi-bash-<16hex>.log`` when larger.
+output through :func:`~pi_tui.agent.terminal_text.sanitize_terminal_output` (the function the TUI
+cleans tool output with: no escape sequence or control character reaches the screen, the session or the model;
+a progress bar keeps its last frame; issue 10 class 7; pi strips ANSI from ``!cmd`` output for the model too). The result keeps the tail (2000 lines / 50 KB) and the full output goes to ``/tmp/pi-bash-<16hex>.log`` when larger.
 """
 
 from __future__ import annotations

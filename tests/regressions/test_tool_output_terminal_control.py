@@ -8,8 +8,8 @@ Real reports:
 - NVIDIA/garak#997 and the Black Hat 2023 "weaponizing plain text ANSI escape sequences" talk: hidden text,
   fake hyperlinks (OSC 8), screen clears and cursor moves in LLM/tool output; CVE-2024-33899 (winrar
   console output spoofing with ANSI escapes).
-- pi 0.73.1 strips ANSI only when rendering; the model, the session file and exports get the raw bytes, and
-  ``\\r`` progress frames are concatenated (``10%20%100%``).
+- pi 0.73.1 strips ANSI only when rendering; the model and the session file get the raw bytes, and so do they
+  here (tester2 #23: a read that dropped the sequences made the model's edit of the file fail).
 
 The malicious file below is read by every path: the bash tool (``cat``), the read tool, grep, user ``!cmd``,
 and the real app in tmux (the pane title and tmux's clipboard buffers are checked, plus the raw bytes the
@@ -91,8 +91,17 @@ def test_the_stream_form_holds_split_sequences_and_never_shows_old_frames_mixed(
     assert shown == "10%\n50%\n100%\n"
 
 
-async def test_bash_and_read_results_events_and_session_are_clean(tmp_path: Path, faux: FauxProvider) -> None:
-    (tmp_path / "evil.txt").write_text(EVIL)
+async def test_the_model_and_the_session_get_the_true_output_the_screen_a_clean_one(
+    tmp_path: Path, faux: FauxProvider
+) -> None:
+    """tester2 #23: the model gets a tool's true output (as pi), so it can edit the file it read; what the TUI
+    draws from the same events is clean."""
+    from pi_tui.tui.theme_loader import find_theme
+    from pi_tui.tui.transcript_builder import apply_tool_result
+    from pi_tui.tui.widgets.message_render import RenderContext
+    from pi_tui.tui.widgets.tool_items import ToolItem
+
+    (tmp_path / "evil.txt").write_text(EVIL, newline="")
     faux.set_responses(
         [
             faux_assistant_message(
@@ -111,20 +120,27 @@ async def test_bash_and_read_results_events_and_session_are_clean(tmp_path: Path
     session = make_session(tmp_path, faux.get_model(), tools=tools)
     rec = Recorder(session)
     await session.prompt("look at evil.txt")
-    results = [e for e in rec.events if e["type"] in ("tool_execution_update", "tool_execution_end")]
-    assert {e["toolCallId"] for e in results} == {"c1", "c2", "c3", "c4"}
-    for event in results:
-        assert_clean(json.dumps(event, ensure_ascii=False).replace("\\u001b", "\x1b").replace("\\r", "\r"))
     ends = {e["toolCallId"]: e for e in rec.of("tool_execution_end")}
-    bash_text = ends["c1"]["result"]["content"][0]["text"]
-    assert bash_text == CLEAN
-    assert ends["c4"]["isError"] and ends["c4"]["result"]["content"][0]["text"].startswith(CLEAN)
-    assert "progress 100%" in ends["c2"]["result"]["content"][0]["text"]
-    # the model's next request and the session file
-    sent = json.dumps([m.model_dump(mode="json") for m in session.messages], ensure_ascii=False)
-    assert "\\u001b" not in sent and "\\u0007" not in sent and "PWNED-TITLE" not in sent
+    assert set(ends) == {"c1", "c2", "c3", "c4"}
+    assert ends["c1"]["result"]["content"][0]["text"].rstrip("\n") == EVIL.rstrip("\n")  # bash: the bytes
+    read_text = ends["c2"]["result"]["content"][0]["text"]
+    assert "\x1b]52;c;cm0gLXJmIH4K\x07" in read_text and "\x9b2J" in read_text  # read: the bytes (\r = line end)
+    assert "\x1b]0;PWNED-TITLE\x07" in ends["c3"]["result"]["content"][0]["text"]
+    assert ends["c4"]["isError"] and "\x1b[2J" in ends["c4"]["result"]["content"][0]["text"]
+    sent = [m for m in session.messages if m.role == "toolResult"]
+    assert sent[0].content[0].text == ends["c1"]["result"]["content"][0]["text"]  # what the model's next request holds
     saved = json.dumps(session_lines(session), ensure_ascii=False)
-    assert "\\u001b" not in saved and "\\u0007" not in saved and "\\r" not in saved and "PWNED" not in saved
+    assert "\\u001b]52;c;cm0gLXJmIH4K\\u0007" in saved  # the session file, as pi writes it
+    # the screen: every item drawn from these events, collapsed and expanded, and the tool panel
+    for expand in (False, True):
+        ctx = RenderContext(find_theme("dark"), expand_tools=expand)
+        for end in ends.values():
+            item = ToolItem(end["toolCallId"], end["toolName"], {"command": "cat evil.txt"})
+            apply_tool_result(item, end["result"]["content"], end["result"].get("details"), end["isError"])
+            drawn = "\n".join("".join(seg.text for seg in strip) for strip in item.strips(ctx, 100))
+            assert_clean(drawn)
+            assert_clean(item.result_text)  # the tool panel's detail pane shows this text
+            assert "click me" in drawn or not expand  # the visible text stays (collapsed bash shows its tail)
 
 
 async def test_user_bash_chunks_and_result_are_clean(tmp_path: Path) -> None:
@@ -135,7 +151,11 @@ async def test_user_bash_chunks_and_result_are_clean(tmp_path: Path) -> None:
     assert_clean("".join(chunks))
 
 
-async def test_an_error_naming_an_unknown_tool_is_clean(tmp_path: Path, faux: FauxProvider) -> None:
+async def test_an_error_naming_an_unknown_tool_keeps_the_name_and_is_shown_clean(
+    tmp_path: Path, faux: FauxProvider
+) -> None:
+    from pi_tui.tui.widgets import tool_format
+
     faux.set_responses(
         [
             faux_assistant_message([faux_tool_call("x\x1b]0;PWNED\x07y", {}, id="c1")], stop_reason="toolUse"),
@@ -146,7 +166,9 @@ async def test_an_error_naming_an_unknown_tool_is_clean(tmp_path: Path, faux: Fa
     rec = Recorder(session)
     await session.prompt("go")
     (end,) = rec.of("tool_execution_end")
-    assert_clean(end["result"]["content"][0]["text"])
+    text = end["result"]["content"][0]["text"]
+    assert "x\x1b]0;PWNED\x07y" in text  # the model is told the name it really sent
+    assert_clean(tool_format.result_text(end["result"]["content"]))
 
 
 def test_a_command_written_by_an_injected_model_is_shown_clean() -> None:

@@ -13,6 +13,7 @@ import html
 import json
 from typing import Any
 
+from pi_tui.agent.terminal_text import sanitize_terminal_output
 from pi_tui.coding.export_html.markdown import code_block, lexer_for_path
 from pi_tui.coding.tools.read_lines import range_label
 
@@ -20,14 +21,17 @@ SUMMARY_CHARS = 160
 
 
 def _text(result: dict[str, Any] | None) -> str:
+    """The result's text as the page shows it: escape sequences and control characters removed, as on the
+    screen (the session keeps a tool's true output; tester2 #23)."""
     if not result:
         return ""
     content = result.get("content")
     if isinstance(content, str):
-        return content
+        return sanitize_terminal_output(content)
     if not isinstance(content, list):
         return ""
-    return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    texts = (str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return sanitize_terminal_output("\n".join(texts))
 
 
 def image_tags(blocks: Any, css_class: str) -> str:
@@ -84,7 +88,7 @@ def _output(text: str, path: str | None = None, language: str | None = None) -> 
 def diff_html(diff: str) -> str:
     """A unified diff as rows coloured by their first character (``+`` added, ``-`` removed, else context)."""
     rows: list[str] = []
-    for line in diff.replace("\t", "   ").split("\n"):
+    for line in sanitize_terminal_output(diff).replace("\t", "   ").split("\n"):
         kind = "added" if line.startswith("+") else "removed" if line.startswith("-") else "context"
         rows.append(f'<div class="diff-{kind}">{html.escape(line) or " "}</div>')
     return f'<div class="tool-diff">{"".join(rows)}</div>'

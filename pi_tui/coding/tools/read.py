@@ -14,10 +14,9 @@
   Without ``auto_resize_images`` the bytes are sent as they are (pi).
 * Other files with a NUL byte in their first 8 KB are binary (pi-tui addition, case 22): the result is a
   short note ``Binary file <path> (<size> bytes) not shown...`` and never the raw bytes.
-* Line breaks: ``\\r\\n`` and a lone ``\\r`` read as ``\\n`` (as the edit tool reads them), so the text of a
-  file with bare carriage returns is never hidden by the terminal-control sanitiser that every tool result
-  goes through (:mod:`pi_tui.agent.terminal_text`: escape sequences and control characters removed; pi sends
-  the raw bytes to the model; issue 10 class 7).
+* Line breaks: ``\\r\\n`` and a lone ``\\r`` read as ``\\n`` (as the edit tool reads them, so the text the model
+  is given matches for an edit; DIFFERENCES T5). Every other byte of the text, escape sequences and control
+  characters included, reaches the model as it is in the file (pi; tester2 #23); the TUI cleans what it shows.
 * Text is split on ``\\n``; ``offset`` (1-based) and ``limit`` select lines (a local file is streamed, only
   the lines that can be shown are kept: :mod:`~pi_tui.coding.tools.read_lines`, pi 1.5.1), then :func:`truncate_head`
   caps the output at 2000 lines / 50 KB with pi's continuation notices. A first line over 50 KB gives

@@ -293,10 +293,12 @@ class ToolPanel(Vertical):
             args = json.dumps(item.args, indent=2, ensure_ascii=False)
         except (TypeError, ValueError):
             args = str(item.args)
+        args = sanitize_terminal_output(args)  # json.dumps leaves C1 controls (U+009B CSI, ...) as they are
         finished = item.status in FINISHED
         out = item.result_text if finished else item.partial_text
-        head = Text.assemble((f"{item.name} ", "bold"), (f"[{STATUS_LABEL[item.status]}] ", t.fg("accent")),
-                             (f"id {item.tool_call_id} · {elapsed_text(item, self.show_timing)}", t.fg("dim")))
+        name, call_id = sanitize_terminal_output(item.name), sanitize_terminal_output(item.tool_call_id)
+        head = Text.assemble((f"{name} ", "bold"), (f"[{STATUS_LABEL[item.status]}] ", t.fg("accent")),
+                             (f"id {call_id} · {elapsed_text(item, self.show_timing)}", t.fg("dim")))
         label = "Result" if finished else "Output so far"
         out_style = t.fg("error") if item.status in TOOL_FAILED else t.fg("toolOutput")
         detail.update(Group(head, Text(short_form(item), style=t.fg("toolTitle") or "bold"),
