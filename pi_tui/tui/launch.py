@@ -71,6 +71,9 @@ attached to the first message). Returns the exit code.
     from pi_tui.tui.paste_parser import install as read_pastes_whole
 
     read_pastes_whole()  # bracketed pastes with ESC bytes stay one paste (tester2 #15)
+    from pi_tui.tui import terminal_guard
+
+    terminal_guard.install()  # no shown name or label can drive the terminal (tester2 #25)
     opts = dict(options)
     theme = theme or opts.pop("theme", None)
     initial = list(opts.pop("initial_messages", None) or [])
@@ -131,4 +134,5 @@ attached to the first message). Returns the exit code.
         result = app.run()
     finally:
         release_all()
+        terminal_guard.uninstall()
     return int(result or 0)

@@ -6,7 +6,8 @@ layout, so ``/settings`` changes it at once) around the selected item, which is 
 colour; each row is the item's label in a first column (as wide as the widest label + 2, between 12 and 32
 cells for commands, 32 otherwise; pi's layout) and its description dimmed after it when the list is wider than
 40 cells; a label or description cut to the width ends with ``…``. ``  (3/17)`` below the rows when not every item is shown. A message row (``Indexing files…``) can
-stand in for the items. Hidden when closed. What it lists and when is ``controllers.editor_completion``'s.
+stand in for the items. Hidden when closed. Control characters in labels and descriptions (a file named
+``evil ESC ]0;title BEL``) are shown as placeholders (``terminal_guard.show_controls``; tester2 #25). What it lists and when is ``controllers.editor_completion``'s.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from pi_tui.coding.autocomplete import CompletionItem
+from pi_tui.tui.terminal_guard import show_controls
 from pi_tui.tui.theme_loader import PiTheme
 
 MAX_VISIBLE = 5
@@ -49,22 +51,23 @@ def list_rows(items: Sequence[CompletionItem], selected: int, width: int, comman
     start = max(0, min(selected - max_visible // 2, len(items) - max_visible))
     end = min(start + max_visible, len(items))
     low, high = COMMAND_COLUMN if commands else DEFAULT_COLUMN
-    column = max(low, min(high, max(cell_len(i.shown) for i in items) + GAP))
+    column = max(low, min(high, max(cell_len(show_controls(i.shown)) for i in items) + GAP))
     rows = []
     for index in range(start, end):
         item = items[index]
         prefix = "→ " if index == selected else "  "
         kind = "selected" if index == selected else "item"
-        description = " ".join(item.description.split())
+        shown = show_controls(item.shown)  # a file name may hold ESC ]0;… (tester2 #25): shown as ␛]0;…
+        description = show_controls(" ".join(item.description.split()))
         if description and width > 40:
             effective = max(1, min(column, width - 2 - 4))
-            label = _fit(item.shown, max(1, effective - GAP))
+            label = _fit(shown, max(1, effective - GAP))
             spacing = " " * max(1, effective - cell_len(label))
             remaining = width - 2 - cell_len(label) - len(spacing) - 2
             if remaining > MIN_DESCRIPTION:
                 rows.append((prefix + label, spacing + _fit(description, remaining), kind))
                 continue
-        rows.append((prefix + _fit(item.shown, width - 4), "", kind))
+        rows.append((prefix + _fit(shown, width - 4), "", kind))
     if start > 0 or end < len(items):
         rows.append((_fit(f"  ({selected + 1}/{len(items)})", width - 2), "", "scroll"))
     return rows
