@@ -125,6 +125,10 @@ class KeyActions:
             return
         if session.is_bash_running:
             session.abort_bash()
+            held = self._take_local_queue()  # typed while it ran: back into the editor, as an abort gives them
+            if held:
+                current = host.prompt_input.text
+                host.prompt_input.set_text("\n\n".join([*held, current] if current.strip() else held))
             return
         if host.prompt_input.text.startswith("!"):
             host.prompt_input.set_text("")

@@ -2,7 +2,8 @@
 
 Slash commands run locally (unknown ones are refused, ``commands.classify_submit``); ``!cmd``/``!!cmd`` run
 user bash; while the agent works Enter queues a steering message and the follow-up key a follow-up; while a
-compaction runs the text waits in the compaction queue; idle text is sent with ``session.prompt`` in a worker
+compaction runs, or a user ``!cmd`` runs with the agent idle, the text waits in the compaction queue (shown
+``Pending:``, sent when it ends: the model gets the command's output first, tester2 #10); idle text is sent with ``session.prompt`` in a worker
 (errors shown as ``Error: …``).
 """
 
@@ -70,6 +71,8 @@ class SubmitController:
         if not text and not attached:
             return
         if slash is not None and slash.kind == "command":
+            if getattr(slash.command, "source", "") in ("template", "skill") and self._after_bash(behaviour, text):
+                return  # a template is a prompt: it waits for the running !cmd too (the session expands it)
             self._run_slash(text)
             return
         if slash is not None and slash.kind == "unknown":
@@ -78,6 +81,8 @@ class SubmitController:
         if slash is not None and text.startswith("!") and len(text.lstrip("!").strip()) > 0:
             exclude = text.startswith("!!")
             await self._bash.run(text[2:].strip() if exclude else text[1:].strip(), exclude)
+            if self.compaction_queue and host.session is not None and not (host.compacting or host.working):
+                await self.flush_compaction_queue()  # what was typed while it ran, now after its output
             return
         typed = text  # what the user typed (before attachments): given back if the prompt is refused
         if not as_message:
@@ -99,6 +104,8 @@ class SubmitController:
             self.compaction_queue.append((behaviour, text))
             self.show_local_queue()
             host.add_notice("status", "Queued message for after compaction")
+            return
+        if self._after_bash(behaviour, text):
             return
         host.check_ownership()  # taken over by another window: said before this prompt runs, not after
         count = len(getattr(session, "messages", []) or [])
@@ -130,6 +137,18 @@ class SubmitController:
             if refused and self._images is not None:
                 self._images.give_back()  # and its images back to the bar
 
+    def _after_bash(self, behaviour: str, text: str) -> bool:
+        """Hold ``text`` until the user's running ``!cmd`` ends when the agent is idle (True: held). It is sent
+        then, after the command's output: the screen, the session file and the model all have the command first
+        (tester2 #10: the prompt went at once, drawn below the box but saved and sent above it)."""
+        host = self.host
+        session = host.session
+        if session is None or not host.bash_running or host.working or session.is_streaming:
+            return False
+        self.compaction_queue.append((behaviour, text))
+        self.show_local_queue()
+        return True
+
     def _attach_mentions(self, text: str) -> tuple[str, list[str]]:
         """``text`` with the text files it mentions as ``@path`` in front of it, as pi's CLI ``@file``
         arguments (``coding.file_args.attach_mentions``), and the absolute paths of the images it mentions (they
@@ -155,8 +174,8 @@ class SubmitController:
 
     def show_local_queue(self) -> None:
         """Show the texts queued during compaction in the queue area (with the session's own queues); before
-        the session exists they are pending prompts."""
-        if self.host.session is None:
+        the session exists, or while a user ``!cmd`` runs, they are pending prompts."""
+        if self.host.session is None or (self.host.bash_running and not self.host.compacting):
             self.host.queue_view.set_local([], [], pending=[t for _, t in self.compaction_queue])
             return
         steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
