@@ -9,7 +9,8 @@ wait (the server's ``Retry-After`` when the provider recorded one, else ``base *
 What the user sees comes from the events (the app's status line counts down, pi-reference §3.14): no
 notification per attempt (they repeated the raw error once per attempt, issue 9); the failed messages stay in
 the session file with their full error. Giving up adds one error notification, ``Retry failed after <n> attempts (<m> requests)`` (m when the
-provider client retried too), formerly
+provider client retried too; none when no retry was made, ``maxRetries`` 0: the failed reply already shows the
+error, tester2 #14), formerly
 attempts: <status> <provider message>`` (pi's wording, the error in one line).
 
 A stop of the run (:mod:`~pi_tui.coding.agent_session.stop_fence`; pi 0.86.0, #9340/#9777) wins at every step:
@@ -137,7 +138,10 @@ class RetryController:
             # every attempt (the first one included) and, when the provider client retried too, every request
             hint = connection_hint(error, self._agent.state.model)  # which server could not be reached
             counted = f"{attempt} attempts" + (f" ({requests} requests)" if requests > attempt else "")
-            self._notify("error", f"Retry failed after {counted}: {summarize_error(error).one_line()}{hint}")
+            if attempt > 1:
+                self._notify("error", f"Retry failed after {counted}: {summarize_error(error).one_line()}{hint}")
+            elif hint:  # no retry was due (maxRetries 0): the failed reply is the error; only say which server
+                self._notify("error", f"Could not reach the server{hint}")
             await self._check_compaction(message, True, mark)
             return
         delay = retry_delay_ms(message, attempt, settings)
