@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
@@ -120,8 +121,28 @@ def lang_for(path: str) -> str | None:
             "css": "css", "c": "c", "h": "c", "cpp": "cpp", "java": "java", "rb": "ruby"}.get(ext)
 
 
+NOT_IN_CONTEXT = " · not sent to the model"
+"""What the title of a ``!!cmd`` box adds (tester2 #24: it differed from ``!cmd`` only by its border colour);
+``" · not sent"`` in a box too narrow for it and a few cells of the command."""
+
+
+def bash_title(command: str, exclude: bool, width: int) -> str:
+    """``$ <command>`` (pi's header); for ``!!cmd`` followed by :data:`NOT_IN_CONTEXT`, the command cut with ``…``
+    so that the note always fits in a ``width``-cell box (Rich's panel keeps 6 cells for corners and spaces)."""
+    if not exclude:
+        return f"$ {command}"
+    head = f"$ {' '.join(command.split())}"
+    room = width - 6
+    note = NOT_IN_CONTEXT if room - cell_len(NOT_IN_CONTEXT) >= 12 else " · not sent"
+    keep = max(4, room - cell_len(note))
+    if cell_len(head) > keep:
+        head = set_cell_size(head, keep - 1) + "…"
+    return head + note
+
+
 class BashItem(TranscriptItem):
-    """A user bash run (``!cmd``; ``!!cmd`` excluded from context): bordered box, last 20 lines live."""
+    """A user bash run (``!cmd``; ``!!cmd`` excluded from context, its title says so): bordered box, last 20 lines
+    live."""
 
     PREVIEW = 20
 
@@ -165,7 +186,7 @@ class BashItem(TranscriptItem):
             parts.append(Text(f"(exit {self.exit_code})", style=t.fg("error")))
         if self.truncated_path:
             parts.append(Text(f"Output truncated. Full output: {self.truncated_path}", style=t.fg("warning")))
-        title = Text(f"$ {self.command}", style=border + Style(bold=True))
+        title = Text(bash_title(self.command, self.exclude, width), style=border + Style(bold=True))
         panel = Panel(group(*parts) if parts else Text(""), title=title, title_align="left",
                       border_style=border, expand=True, padding=(0, 1))
         return ctx.to_strips(panel, width)
