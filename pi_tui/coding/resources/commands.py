@@ -7,7 +7,7 @@ default) in autocomplete and RPC ``get_commands``, and expands both inside ``Age
 * :func:`register_resource_commands` puts them into the session's
   :class:`~pi_tui.coding.extensions.registries.CommandRegistry` (``source="template"``/``"skill"``, ``owner``
   the file). A name already taken by a built-in or an extension command is left to it (pi: extension commands
-  run first) and the template is reported in the returned warnings. Their handler sends ``/name args`` as a
+  run first) and the template is reported in the returned warnings (a built-in's: :func:`builtin_clash_warning`). Their handler sends ``/name args`` as a
   prompt (steering while the agent works); the session's prompt path expands it.
 * :func:`expand_input` is the expansion the session applies to every prompt, steer and follow-up text
   (installed by :func:`attach_resources` as the ``expand_input`` seam of ``session.hooks``).
@@ -40,6 +40,15 @@ def expand_input(text: str, loader: ResourceLoader, on_error: Callable[[str], No
     return expand_prompt_template(expanded, loader.prompt_templates)
 
 
+def builtin_clash_warning(name: str, path: str) -> str:
+    """The warning for a prompt template named like a built-in command of the app (tester2 #21). pi 0.73
+    resolves the name per mode and says nothing: the interactive app runs its built-in, while ``-p``, JSON and
+    RPC mode (no built-in commands there) expand the template; pi-tui keeps that and says so at start-up and on
+    ``/reload``."""
+    return (f"Prompt template {path} is hidden by the built-in /{name}: in the app /{name} runs the built-in; "
+            f"-p, JSON and RPC mode expand the template. Rename the file to use it here.")
+
+
 def _prompt_handler(session: Any, name: str) -> Callable[[str, Any], Any]:
     async def run(args: str, _context: Any) -> None:
         text = f"/{name} {args}".rstrip() if args else f"/{name}"  # the session expands it (its prompt path)
@@ -62,6 +71,9 @@ def register_resource_commands(
         if not template.name or any(ch.isspace() for ch in template.name):
             continue  # "/my notes" can never be typed as one command (pi: the same)
         taken = registry.get(template.name)
+        if taken is not None and taken.source == "builtin":
+            warnings.append(builtin_clash_warning(template.name, template.file_path))
+            continue
         if taken is not None:
             warnings.append(f"Prompt template {template.file_path}: /{template.name} is already a "
                             f"{taken.source} command; the template is not offered as /{template.name}")

@@ -67,6 +67,7 @@ class SlashCommandHandlers:
         """Register every built-in into ``registry`` (``source="builtin"``, declaration order). A built-in
         takes its name back from a command registered earlier (pi: an extension command named like a
         built-in is skipped); the warnings for those are returned ("Extension command '/x' conflicts ...")."""
+        from pi_tui.coding.resources.commands import builtin_clash_warning
         from pi_tui.tui.controllers.argument_completions import builtin_argument_completions
 
         handlers = self.handlers()
@@ -74,7 +75,9 @@ class SlashCommandHandlers:
         warnings = []
         for decl in BUILTIN_COMMANDS:
             taken = registry.get(decl.name)
-            if taken is not None and taken.source != "builtin":
+            if taken is not None and taken.source == "template":  # the same words as /reload (tester2 #21)
+                warnings.append(builtin_clash_warning(decl.name, taken.owner or f"/{decl.name}"))
+            elif taken is not None and taken.source != "builtin":
                 who = f" ({taken.owner})" if taken.owner else ""
                 warnings.append(f"{taken.source.capitalize()} command '/{decl.name}'{who} conflicts with a "
                                 "built-in command; the built-in is kept.")
