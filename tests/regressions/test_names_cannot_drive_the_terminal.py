@@ -9,12 +9,10 @@ and statuses, MCP resource names). The completion list shows each control charac
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 
-import pytest
 from rich.text import Text
 from textual.content import Content
 
@@ -22,7 +20,8 @@ from pi_tui.coding.autocomplete import CompletionItem
 from pi_tui.tui import terminal_guard
 from pi_tui.tui.widgets.completion_list import list_rows
 
-from .test_tool_output_terminal_control import _tmux
+from .tmux_app import needs_tmux
+from .tmux_app import tmux as _tmux
 
 NAME = "evil\x1b]0;fn-title\x07name.txt"
 CONTROLS = [chr(c) for c in (*range(0, 9), *range(11, 32), 0x7F, *range(0x80, 0xA0))]
@@ -53,7 +52,7 @@ def test_the_guard_makes_every_text_show_placeholders_and_undoes_itself() -> Non
     assert Text(NAME).plain == before
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+@needs_tmux
 def test_tmux_an_odd_file_name_in_the_at_list_leaves_the_title_alone(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()

@@ -195,6 +195,8 @@ def test_tmux_bash_cat_of_a_malicious_file_never_reaches_the_terminal(tmp_path: 
         {"type": "text", "text": "ALL-DONE"},
     ]
     run = run_in_tmux(tmp_path, project, script, "look at evil.txt", timeout=30)
+    sent = json.dumps(run.requests)  # ESC and BEL as \u001b / \u0007
+    assert "\\u001b]52;c;cm0gLXJmIH4K\\u0007" in sent  # the model got the file's bytes (tester2 #23)
     assert "PWNED" not in run.title_after and run.title_after == run.title_before
     assert run.buffers == ""  # OSC 52 would have created a tmux paste buffer ("rm -rf ~")
     assert b"PWNED" not in run.raw

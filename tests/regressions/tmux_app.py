@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ class TerminalRun:
     alternate: str
     buffers: str
     raw: bytes
+    requests: list[dict[str, Any]] = field(default_factory=list)  # what the model was sent (MockLlmServer)
 
 
 def run_in_tmux(tmp_path: Path, project: Path, script: list[dict[str, Any]], prompt: str,
@@ -92,4 +93,5 @@ def run_in_tmux(tmp_path: Path, project: Path, script: list[dict[str, Any]], pro
         finally:
             tmux(sock, "kill-server")
     run.raw = raw_log.read_bytes() if raw_log.exists() else b""
+    run.requests = list(server.requests)
     return run
