@@ -49,6 +49,7 @@ async def test_a_prompt_typed_while_a_command_runs_goes_after_its_output(tmp_pat
         app.prompt_input.insert("prompt during bang")
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.queue_view.pending == ["prompt during bang"])  # visible at once
+        assert app.queue_view.pending_note == "sent when the command ends"
         await pilot.pause(0.2)
         assert not seen and "user" not in _roles(session.messages)  # not sent while the command runs
         (tmp_path / "go").write_text("")

@@ -175,8 +175,14 @@ class SubmitController:
     def show_local_queue(self) -> None:
         """Show the texts queued during compaction in the queue area (with the session's own queues); before
         the session exists, or while a user ``!cmd`` runs, they are pending prompts."""
-        if self.host.session is None or (self.host.bash_running and not self.host.compacting):
+        if self.host.session is None:
             self.host.queue_view.set_local([], [], pending=[t for _, t in self.compaction_queue])
+            return
+        if self.host.bash_running and not self.host.compacting:
+            from pi_tui.tui.widgets.queue_view import AFTER_COMMAND_NOTE
+
+            self.host.queue_view.set_local([], [], pending=[t for _, t in self.compaction_queue],
+                                           pending_note=AFTER_COMMAND_NOTE)
             return
         steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
         follow = [t for mode, t in self.compaction_queue if mode == "follow_up"]

@@ -14,13 +14,18 @@ from textual.widget import Widget
 
 from pi_tui.tui.theme_loader import PiTheme
 
+PENDING_NOTE = "sent once the session is ready"
+AFTER_COMMAND_NOTE = "sent when the command ends"
+
 
 def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
-                max_rows: int | None = None, pending: list[str] | None = None) -> list[tuple[str, str]]:
+                max_rows: int | None = None, pending: list[str] | None = None,
+                pending_note: str = PENDING_NOTE) -> list[tuple[str, str]]:
     """``(kind, text)`` lines to show; kind is ``pending``, ``steer``, ``follow`` or ``hint``.
 
     ``pending``: prompts typed before the session existed (start-up), ``Pending: <text>``; they are sent once
-    it is ready and the hint says so.
+    it is ready and the hint says so (``pending_note``; :data:`AFTER_COMMAND_NOTE` for prompts that wait for a
+    running user ``!cmd``, tester2 #10).
 
     ``max_rows`` (the rows the widget has; ``None``: unlimited) keeps the hint line whatever the height: when
     the items do not all fit, the first ones are shown and the hint says how many more are queued
@@ -34,7 +39,7 @@ def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
         return []
     hint = f"{dequeue_key} to edit all queued messages"
     if pending:
-        hint = f"sent once the session is ready · {hint}"
+        hint = f"{pending_note} · {hint}"
     if max_rows is None or len(items) + 1 <= max_rows:
         return [*items, ("hint", f"↳ {hint}")]
     if max_rows <= 0:
@@ -77,13 +82,16 @@ class QueueView(Widget):
         self.local_steering: list[str] = []  # typed during compaction, sent after it (held by the app)
         self.local_follow_up: list[str] = []
         self.pending: list[str] = []  # typed before the session existed (sent once it is ready)
+        self.pending_note = PENDING_NOTE  # when the pending texts go (AFTER_COMMAND_NOTE: after a user !cmd)
 
-    def set_local(self, steering: list[str], follow_up: list[str], pending: list[str] | None = None) -> None:
+    def set_local(self, steering: list[str], follow_up: list[str], pending: list[str] | None = None,
+                  pending_note: str = PENDING_NOTE) -> None:
         """Replace the app's own queue (texts typed during compaction), shown after the session's items;
-        ``pending``: texts typed before the session existed, shown first."""
+        ``pending``: texts held until the session exists (or a running ``!cmd`` ends: ``pending_note``), first."""
         self.local_steering = list(steering)
         self.local_follow_up = list(follow_up)
         self.pending = list(pending or [])
+        self.pending_note = pending_note
         self._update_display()
 
     def _update_display(self) -> None:
@@ -106,14 +114,15 @@ class QueueView(Widget):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """Every line (the CSS ``max-height`` then caps it; ``render`` fits the lines into what is left)."""
         return len(queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
-                               self.dequeue_key, pending=self.pending))
+                               self.dequeue_key, pending=self.pending, pending_note=self.pending_note))
 
     def render(self) -> Text:
         t = self.pi_theme
         styles = {"pending": t.fg("muted"), "steer": t.fg("muted"), "follow": t.fg("muted"),
                   "hint": t.fg("dim", italic=True)}
         lines = queue_lines(self.steering + self.local_steering, self.follow_up + self.local_follow_up,
-                            self.dequeue_key, max_rows=self.size.height or None, pending=self.pending)
+                            self.dequeue_key, max_rows=self.size.height or None, pending=self.pending,
+                            pending_note=self.pending_note)
         width = max(10, self.size.width - 2)
         out = []
         for kind, text in lines:
