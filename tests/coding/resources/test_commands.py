@@ -53,7 +53,7 @@ def test_registered_with_source_owner_and_clash_warning(tree: Path) -> None:
     beta = registry.get("skill:beta")
     assert beta is not None and beta.source == "skill" and beta.description == "Beta skill"
     assert registry.get("model").source == "builtin"  # type: ignore[union-attr]
-    assert len(warnings) == 1 and "model.md" in warnings[0] and "already a builtin command" in warnings[0]
+    assert len(warnings) == 1 and "model.md" in warnings[0] and "hidden by the built-in /model" in warnings[0]
     assert "my notes" not in registry
 
 
