@@ -153,7 +153,8 @@ class ScopedModelsScreen(ModalScreen[None]):
         km = self.keymap
         title = "Model Configuration" + (f"  filter: {self.filter}▏" if self.filter else "")
         self.query_one("#scoped-title", Static).update(title)
-        count = ("all enabled" if self.enabled is None else f"{len(self.enabled)}/{len(self.all_ids)} enabled"
+        count = (f"all enabled ({km.first('tui.select.confirm')}: only this one)"  # what Enter does (tester3 #15)
+                 if self.enabled is None else f"{len(self.enabled)}/{len(self.all_ids)} enabled"
                  + (f" (none = {km.first('app.model.cycleForward')} cycles every model)" if not self.enabled else ""))
         hint = Text(
             f"Session-only. {km.first('app.models.save')} to save to settings. "

@@ -1,4 +1,4 @@
-"""A server that answers ``initialize`` with garbage fails at once with that reason (tester2 #18: it was
+"""A server that answers ``initialize`` with garbage fails within seconds with that reason (tester2 #18: it was
 "connecting" until the 60 s connect timeout, and `pi-tui mcp list` took 71 s), while a server that prints a stray
 line before its real answer (a start-up banner on stdout) still connects."""
 
@@ -43,7 +43,7 @@ async def test_garbage_answer_fails_the_connection_at_once(tmp_path: Path) -> No
     try:
         assert connection.state == "failed"
         assert "malformed" in (connection.error or "") and "nope" in (connection.error or ""), connection.error
-        assert took < 30  # the connect timeout is 60 s; the grace after garbage is a few seconds
+        assert took < 40  # the connect timeout is 60 s; the grace after garbage is 10 s
     finally:
         await m.close()
 

@@ -105,6 +105,8 @@ async def test_an_empty_selection_says_what_it_means_and_is_not_saved(home: Path
     async with app.run_test(size=(110, 40)) as pilot:
         screen = await _open(pilot)
         hint = screen.query_one("#scoped-hint")
+        # no scope: the hint says what Enter does from here (tester3 #15: it turned every other model off, unsaid)
+        assert "all enabled (Enter: only this one)" in str(hint.render())
         await pilot.press("ctrl+x")
         assert screen.enabled == []
         assert "0/3 enabled (none = Ctrl+P cycles every model)" in str(hint.render())
