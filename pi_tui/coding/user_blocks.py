@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pi_tui.coding.resources.skills import parse_skill_block
+from pi_tui.coding.resources.skill_block import parse_skill_block
 
 _OPEN = '<file name="'
 _CLOSE_TEXT = "\n</file>\n"

@@ -24,7 +24,6 @@ from textual.containers import Horizontal
 from pi_tui import __version__
 from pi_tui.coding.agent_session.shutdown import session_busy
 from pi_tui.coding.extensions.registries import CommandSpec
-from pi_tui.coding.mcp.resources import listed_resources
 from pi_tui.tui.commands import SlashCommandProvider, classify_submit, usage_line
 from pi_tui.tui.controllers.command_runner import AppCommands, SlashRunner
 from pi_tui.tui.controllers.editor_completion import attach_completion
@@ -254,7 +253,7 @@ class PiApp(App[int]):
                                         id="prompt")
         self.completion_list = attach_completion(self.prompt_input, lambda: self.pi_theme, self.slash_commands,
                                                  lambda: self.cwd, self.failures.report,
-                                                 resources=lambda: listed_resources(getattr(self.startup.mcp_link, "manager", None)),
+                                                 resources=self.startup.mcp_resources,
                                                  max_visible=lambda: getattr(self.settings_manager, "autocomplete_max_visible", 5))
         self.footer = Footer(self.pi_theme)
         yield self.header_widget

@@ -38,15 +38,35 @@ each is called from one place):
   ``session_shutdown`` — ``AgentSession.shutdown`` (from ``settle_session``).
 
 Tools added at run time (extensions, MCP) go through ``session.tools`` (:class:`ToolRegistry`).
+
+Importing the package imports none of its modules: each name below loads its module on first use
+(``pi_tui.lazy_exports``; issue 15, the first paint must not pay for modules it does not use).
 """
 
-from pi_tui.coding.agent_session.compaction import OVERFLOW_FAILED, CompactionError
-from pi_tui.coding.agent_session.hooks import SessionHooks
-from pi_tui.coding.agent_session.session import AgentSession
-from pi_tui.coding.agent_session.tools import ToolRegistry
-from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING, EMPTY_RESPONSE, SessionAgent
+from __future__ import annotations
 
-_SessionAgent = SessionAgent  # the name older callers and tests use
+from typing import TYPE_CHECKING
+
+from pi_tui.lazy_exports import lazy_package
+
+if TYPE_CHECKING:
+    from pi_tui.coding.agent_session.compaction import OVERFLOW_FAILED, CompactionError
+    from pi_tui.coding.agent_session.hooks import SessionHooks
+    from pi_tui.coding.agent_session.session import AgentSession
+    from pi_tui.coding.agent_session.tools import ToolRegistry
+    from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING, EMPTY_RESPONSE, SessionAgent
+
+_EXPORTS = {
+    "OVERFLOW_FAILED": ".compaction", "CompactionError": ".compaction", "SessionHooks": ".hooks",
+    "AgentSession": ".session", "ToolRegistry": ".tools", "ALREADY_STREAMING": ".wiring", "EMPTY_RESPONSE": ".wiring",
+    "SessionAgent": ".wiring",
+}
+_lazy_getattr, __dir__ = lazy_package(__name__, _EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    """A re-exported name, loaded on first use; ``_SessionAgent`` is the name older callers and tests use."""
+    return _lazy_getattr("SessionAgent" if name == "_SessionAgent" else name)
 
 __all__ = [
     "ALREADY_STREAMING",

@@ -25,6 +25,7 @@ from typing import Literal
 from pi_tui.coding.resources.diagnostics import ResourceDiagnostic
 from pi_tui.coding.resources.frontmatter import FrontmatterError, parse_frontmatter, strip_frontmatter
 from pi_tui.coding.resources.scan import IgnoreRules, enter_folder, entry_kind
+from pi_tui.coding.resources.skill_block import parse_skill_block as parse_skill_block  # its home
 
 MAX_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
@@ -221,13 +222,3 @@ def expand_skill_command(
             on_error(skill, str(error))
         return text
     return skill_block(skill, body, args)
-
-
-def parse_skill_block(text: str) -> tuple[str, str, str, str | None] | None:
-    """``(name, location, content, user message or None)`` of a message made by :func:`skill_block`, or
-    ``None`` (pi's ``parseSkillBlock``; front ends use it to show the block collapsed)."""
-    match = re.match(r'^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n</skill>(?:\n\n([\s\S]+))?\Z', text)
-    if match is None:
-        return None
-    user = match.group(4).strip() if match.group(4) else None
-    return match.group(1), match.group(2), match.group(3), user or None

@@ -15,17 +15,26 @@ details (pi 1.6.0 ``imageUnsupportedByModel``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_tui.agent.types import AgentTool
-from pi_tui.coding.tools.bash import BashTool
-from pi_tui.coding.tools.edit import EditTool
-from pi_tui.coding.tools.find import FindTool
-from pi_tui.coding.tools.grep import GrepTool
-from pi_tui.coding.tools.ls import LsTool
-from pi_tui.coding.tools.read import ReadTool
-from pi_tui.coding.tools.search_backend import SearchBackend
-from pi_tui.coding.tools.write import WriteTool
+from pi_tui.lazy_exports import lazy_package
+
+if TYPE_CHECKING:
+    from pi_tui.agent.types import AgentTool
+    from pi_tui.coding.tools.bash import BashTool
+    from pi_tui.coding.tools.edit import EditTool
+    from pi_tui.coding.tools.find import FindTool
+    from pi_tui.coding.tools.grep import GrepTool
+    from pi_tui.coding.tools.ls import LsTool
+    from pi_tui.coding.tools.read import ReadTool
+    from pi_tui.coding.tools.search_backend import SearchBackend
+    from pi_tui.coding.tools.write import WriteTool
+
+# Each tool class loads its module on first use (``pi_tui.lazy_exports``; issue 15: the app's first paint
+# imports ``tools.read_lines`` and must not pay for the seven tools and the agent core under them).
+_EXPORTS = {"BashTool": ".bash", "EditTool": ".edit", "FindTool": ".find", "GrepTool": ".grep", "LsTool": ".ls",
+            "ReadTool": ".read", "WriteTool": ".write"}
+__getattr__, __dir__ = lazy_package(__name__, _EXPORTS)
 
 ALL_TOOL_NAMES: tuple[str, ...] = ("read", "bash", "edit", "write", "grep", "find", "ls")
 DEFAULT_ACTIVE_TOOL_NAMES: tuple[str, ...] = ("read", "bash", "edit", "write")
@@ -62,6 +71,14 @@ def create_coding_tools(
 ) -> dict[str, AgentTool]:
     """All seven tools for ``cwd``, keyed by name in :data:`ALL_TOOL_NAMES` order (see module docstring
     for ``settings``)."""
+    from pi_tui.coding.tools.bash import BashTool
+    from pi_tui.coding.tools.edit import EditTool
+    from pi_tui.coding.tools.find import FindTool
+    from pi_tui.coding.tools.grep import GrepTool
+    from pi_tui.coding.tools.ls import LsTool
+    from pi_tui.coding.tools.read import ReadTool
+    from pi_tui.coding.tools.write import WriteTool
+
     raw_backend = _setting(settings, "searchBackend", "search_backend")
     backend: SearchBackend = raw_backend if raw_backend in ("auto", "external", "python") else "auto"
     tools: list[AgentTool] = [

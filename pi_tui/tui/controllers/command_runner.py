@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pi_tui.coding.agent_session.compaction import CompactionError
 from pi_tui.coding.extensions.registries import CommandRegistry, CommandSpec
 from pi_tui.tui.commands import parse_slash
 from pi_tui.tui.controllers.host import AppHost
@@ -49,6 +48,8 @@ class SlashRunner:
         self.host.run_worker(self._run(spec, arg), group="slash")
 
     async def _run(self, spec: CommandSpec, arg: str) -> None:
+        from pi_tui.coding.agent_session.compaction import CompactionError  # after the first paint
+
         try:
             await maybe_await(spec.handler(arg, self._context()))
         except CompactionError as exc:  # an expected refusal ("Nothing to compact ..."): shown, not a fault

@@ -44,12 +44,17 @@ from pi_tui.coding.autocomplete import (
     has_open_quote,
     parse_path_prefix,
 )
-from pi_tui.coding.file_index import FileIndex, FileMatch
-from pi_tui.coding.mcp.resources import resource_completions
 from pi_tui.tui.widgets.completion_list import MAX_VISIBLE, CompletionList
 
 if TYPE_CHECKING:
+    from pi_tui.coding.file_index import FileIndex, FileMatch
     from pi_tui.tui.widgets.prompt_input import PromptInput
+
+
+def _file_index(root: str) -> FileIndex:
+    from pi_tui.coding.file_index import FileIndex  # with the first @ (not before the first paint, issue 15)
+
+    return FileIndex(root)
 
 FILE_DEBOUNCE_S = 0.02  # pi's ATTACHMENT_AUTOCOMPLETE_DEBOUNCE_MS
 INDEX_MAX_AGE = 30.0  # seconds; an older listing is rebuilt (in a worker) when the list opens for a file
@@ -74,7 +79,7 @@ class EditorCompletion:
 
     def __init__(self, editor: PromptInput, view: CompletionList, commands: Callable[[], Sequence[Any]],
                  cwd: Callable[[], str], report: Callable[[str, BaseException], None],
-                 index_factory: Callable[[str], FileIndex] = FileIndex,
+                 index_factory: Callable[[str], FileIndex] = _file_index,
                  resources: Callable[[], Mapping[str, Sequence[Any]]] | None = None) -> None:
         self.editor = editor
         self._resources = resources  # MCP server -> its listed resources (@server:uri items)
@@ -287,6 +292,8 @@ class EditorCompletion:
             return [], False
         try:
             listed = self._resources()
+            from pi_tui.coding.mcp.resources import resource_completions
+
             items = resource_completions(listed, query)
         except Exception as exc:  # completion never breaks the editor
             self._report("MCP resource completion", exc)

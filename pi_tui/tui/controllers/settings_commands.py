@@ -20,7 +20,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pi_tui.coding.agent_session.live_settings import apply_settings
 from pi_tui.coding.config.settings import SettingsManager
 from pi_tui.coding.config.settings_schema import SettingSpec, save_setting
 from pi_tui.tui.controllers.host import need_session
@@ -106,6 +105,8 @@ class SettingsCommands:
             elif spec.path == "defaultThinkingLevel" and session is not None:
                 session.set_thinking_level(str(value))
             if session is not None:
+                from pi_tui.coding.agent_session.live_settings import apply_settings  # after the first paint
+
                 apply_settings(session, manager)
         except ThemeError as exc:
             errors.append(str(exc))

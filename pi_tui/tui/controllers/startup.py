@@ -39,6 +39,13 @@ class StartupFlow:
         """The session's MCP link once started (``resources`` completion reads its manager), or None."""
         return self._mcp_link
 
+    def mcp_resources(self) -> dict[str, list[Any]]:
+        """Server -> listed resources of the MCP link's connected servers (``@server:`` completion; ``{}`` before
+        the link exists). The MCP code is imported here, at the first ``@``, not before the first paint."""
+        from pi_tui.coding.mcp.resources import listed_resources
+
+        return dict(listed_resources(getattr(self._mcp_link, "manager", None)))
+
     def take_typed_ahead(self) -> None:
         """Keys typed before the CLI held the terminal: each line ended by Enter is submitted (held until the
         session is ready), the rest goes to the editor (issue 9: type-ahead at launch was lost)."""
