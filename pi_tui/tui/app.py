@@ -313,7 +313,7 @@ class PiApp(App[int]):
         # What the app said before the first session was attached (an unknown command typed during start-up,
         # /hotkeys) is in no session: kept across the rebuild, after the session's messages (issue 9 new-user run)
         first = self._unsubscribe is None
-        said_before = list(self.transcript.items) if first else []
+        said_before = self.startup.preview.said_before(self.transcript.items) if first else []
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.session = session
@@ -339,7 +339,7 @@ class PiApp(App[int]):
         """Re-create every item from the session (its messages and compacted history; session switch, compaction)."""
         self.view.reset()
         items = items_for_session(self.session) if self.session is not None else []
-        self.transcript.replace_items(items)  # a scrolled-up reader keeps the place (issue 9)
+        self.transcript.replace_items(items, self.startup.preview.take_shown())  # a reader keeps the place (issue 9)
         # pi's renderInitialMessages adds the prompts it renders to the editor history (Up after -c / a switch)
         self.prompt_input.seed_history(item.text for item in items if isinstance(item, UserItem))
         tools = [item for item in items if isinstance(item, ToolItem)]

@@ -119,6 +119,7 @@ attached to the first message). Returns the exit code.
     explicit_theme = theme or os.environ.get("PI_TUI_THEME")  # wins over every settings file
     theme = explicit_theme or settings.theme
     from pi_tui.tui.app import PiApp
+    from pi_tui.tui.controllers.session_preview import preview_path
 
     app = PiApp(session_factory=factory, theme=theme, cwd=cwd, initial_messages=initial,
                 hide_thinking=settings.hide_thinking_block, settings_manager=settings)
@@ -127,6 +128,7 @@ attached to the first message). Returns the exit code.
     app.typed_ahead = typed_ahead
     app.image_attachments.initial_paths = initial_images
     app.initial_file_text = initial_file_text
+    app.startup.preview.path = preview_path(opts, cwd)  # its end is shown while the session is built
     from pi_tui.coding.session.lock import release_all
 
     app.quit_controller.on_settled = release_all  # the session lock is gone before the process is

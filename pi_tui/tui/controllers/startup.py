@@ -1,9 +1,10 @@
 """``StartupFlow``: how the app gets its session after the first paint.
 
-The app paints first; then this part builds the session in a thread (it reads settings, auth and the session
-file), attaches it, starts the extensions, the localhost probe and the MCP servers, and sends what the CLI and
-the user gave before the session existed (initial messages, keys typed ahead, prompts typed during start-up), in
-order. A session that cannot be built is said once, and what was typed meanwhile goes back to the editor.
+The app paints first; then this part shows the end of the session file (``SessionPreview``), builds the
+session in a thread (it reads settings, auth and the session file), attaches it, starts the extensions, the
+localhost probe and the MCP servers, and sends what the CLI and the user gave before the session existed
+(initial messages, keys typed ahead, prompts typed during start-up), in order. A session that cannot be built
+is said once, and what was typed meanwhile goes back to the editor.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pi_tui.tui.controllers.session_preview import SessionPreview
 from pi_tui.tui.early_input import split_typed_ahead
 from pi_tui.tui.launch import freeze_heap, pause_gc_for_start, resume_gc
 from pi_tui.tui.session_adapter import maybe_await
@@ -33,6 +35,8 @@ class StartupFlow:
         self._branch_source = branch_source
         self._mcp_link: Any = None
         self._mcp_unsubscribe: Callable[[], None] | None = None
+        self.preview = SessionPreview(lambda: app.transcript, app.failures.log_only,  # the file's end meanwhile
+                                      app.call_after_refresh)
 
     @property
     def mcp_link(self) -> Any:
@@ -69,6 +73,7 @@ class StartupFlow:
         else:
             app.branch = source
         if app.session is None and app.session_factory is not None:
+            await self.preview.show()  # the end of the session file while the session is built (issue 15)
             pause_gc_for_start()  # until freeze_heap below (issue 15)
             try:
                 app.session = await maybe_await(await asyncio.to_thread(app.session_factory))

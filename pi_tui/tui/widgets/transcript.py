@@ -273,15 +273,15 @@ class Transcript(ScrollView, can_focus=False):
         self._place()
         self._ensure_visible_rendered()
 
-    def replace_items(self, items: Iterable[TranscriptItem]) -> None:
+    def replace_items(self, items: Iterable[TranscriptItem], from_end: bool = False) -> None:
         """Replace every item (the transcript rebuilt from the session: compaction, resync, switch) keeping a
         scrolled-up reader's place (issue 9: a compaction jumped the view to the end): the item at the top
-        line is found again among ``items`` (same kind and text, same occurrence) and kept at the top at the
-        same row; when the rebuild folds it under a collapsed summary, that summary is. A view that follows
-        the end, or whose item is gone, is at the end."""
+        line is found again among ``items`` (same kind and text, same occurrence, counted from the end with
+        ``from_end``: a session preview) and kept at the top at the same row; when the rebuild folds it under a
+        collapsed summary, that summary is. A view that follows the end, or whose item is gone, is at the end."""
         new = list(items)
         found = None if self._following else self.item_at_line(int(self.scroll_y))
-        anchor = None if found is None else find_anchor(self.items, found[0], found[1], new, self.ctx)
+        anchor = None if found is None else find_anchor(self.items, found[0], found[1], new, self.ctx, from_end)
         self.clear()
         self.extend(new)
         if anchor is None:

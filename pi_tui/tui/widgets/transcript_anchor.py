@@ -25,20 +25,24 @@ class ViewAnchor:
 
 
 def find_anchor(items: list[TranscriptItem], index: int, row: int, new: list[TranscriptItem],
-                ctx: RenderContext) -> tuple[TranscriptItem, int] | None:
+                ctx: RenderContext, from_end: bool = False) -> tuple[TranscriptItem, int] | None:
     """The item of ``new`` (and row) standing for ``items[index]`` at ``row``: the same kind and text, the same
-    occurrence; when the rebuild folds it under a collapsed summary, the outermost shown summary at row 0.
-    ``None`` when no item of ``new`` matches."""
+    occurrence (counted from the end with ``from_end``: ``items`` were the end of ``new``, a session preview);
+    when the rebuild folds it under a collapsed summary, the outermost shown summary at row 0. ``None`` when no
+    item of ``new`` matches."""
     old = items[index]
 
     def key(item: TranscriptItem) -> tuple[str, str]:
         return type(item).__name__, item.plain_text()
 
     wanted = key(old)
-    occurrence = sum(1 for it in items[:index] if key(it) == wanted)
+    before = items[index + 1:] if from_end else items[:index]
+    occurrence = sum(1 for it in before if key(it) == wanted)
     matches = [it for it in new if key(it) == wanted]
     if not matches:
         return None
+    if from_end:
+        matches.reverse()
     match = matches[min(occurrence, len(matches) - 1)]
     if match.fold_owner is not None and match.folded(ctx):
         owner = match.fold_owner  # the outermost summary that is shown
