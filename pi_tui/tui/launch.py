@@ -128,7 +128,7 @@ attached to the first message). Returns the exit code.
     app.typed_ahead = typed_ahead
     app.image_attachments.initial_paths = initial_images
     app.initial_file_text = initial_file_text
-    app.startup.preview.path = preview_path(opts, cwd)  # its end is shown while the session is built
+    app.startup.preview.locate = lambda: preview_path(opts, cwd, settings.session_dir)  # shown while it is built
     from pi_tui.coding.session.lock import release_all
 
     app.quit_controller.on_settled = release_all  # the session lock is gone before the process is

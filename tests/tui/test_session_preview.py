@@ -55,7 +55,7 @@ def _app_for(tmp_path: Path, path: Path, reply: str = "new reply") -> tuple[Any,
     session, _ = make_session(tmp_path, [faux_assistant_message(reply)], session_path=str(path), no_session=False)
     factory = SlowFactory(session)
     app = make_app(None, session_factory=factory)
-    app.startup.preview.path = str(path)
+    app.startup.preview.locate = lambda: str(path)
     return app, factory
 
 
@@ -146,5 +146,20 @@ def test_only_a_session_file_named_outright_is_previewed(tmp_path: Path) -> None
     assert preview_path({"session_path": path.name}, str(tmp_path)) == str(path)
     assert preview_path({"session_path": str(path), "no_session": True}, str(tmp_path)) is None
     assert preview_path({"session_path": "0193ab"}, str(tmp_path)) is None  # a partial id: the factory finds it
-    assert preview_path({"continue_recent": True}, str(tmp_path)) is None
+    assert preview_path({"continue_recent": False}, str(tmp_path)) is None
+
+
+def test_continue_recent_previews_the_session_the_factory_continues(tmp_path: Path) -> None:
+    """``-c``: the most recent session of the folder in the session dir (the CLI's, else settings'), print runs
+    passed over when the app asks so; the session the factory then opens is that one."""
+    import os
+
+    older = _long_session(tmp_path, 2)
+    newer = _long_session(tmp_path, 3)
+    os.utime(older, (1_000, 1_000))
+    options = {"continue_recent": True, "session_dir": str(tmp_path)}
+    assert preview_path(options, str(tmp_path)) == str(newer)
+    assert preview_path({"continue_recent": True}, str(tmp_path), settings_session_dir=str(tmp_path)) == str(newer)
+    assert preview_path({**options, "no_session": True}, str(tmp_path)) is None
+    assert preview_path({"continue_recent": True, "session_dir": str(tmp_path / "none")}, str(tmp_path)) is None
     assert preview_path({"session_path": str(tmp_path / "missing.jsonl")}, str(tmp_path)) is None

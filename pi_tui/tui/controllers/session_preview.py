@@ -9,8 +9,8 @@ submit queue and is sent once it does, as before). When the session is attached 
 the preview (``said_before`` keeps what the app said meanwhile; ``take_shown`` tells the transcript to find a
 scrolled-up reader's place counting from the end, since the preview is the end of the new items).
 
-Only an explicit ``--session`` file is previewed (a partial id or ``-c`` is resolved by the session factory).
-A file the tail reader gives up on, or any failure here, simply shows no preview.
+The file is found as the factory finds it (``preview_path``: ``--session FILE`` or ``-c``). A file the tail
+reader gives up on, or any failure here, simply shows no preview.
 """
 
 from __future__ import annotations
@@ -27,18 +27,31 @@ if TYPE_CHECKING:
     from pi_tui.tui.widgets.transcript_items import TranscriptItem
 
 
-def preview_path(options: dict[str, Any], cwd: str) -> str | None:
-    """The session file ``create_agent_session(**options)`` will open, when it is named outright: ``--session``
-    with a path (``.jsonl``, a path separator, or an existing file; relative to ``cwd``, as the factory's
-    ``_find_session_file`` reads it) that is a file. ``None`` otherwise (a partial id, ``-c``, ``--no-session``)."""
+def preview_path(options: dict[str, Any], cwd: str, settings_session_dir: str | None = None) -> str | None:
+    """The session file ``create_agent_session(**options)`` will open, found as the factory finds it, or ``None``
+    (``--no-session``, a new session, a partial id: the factory resolves those). ``--session`` with a path
+    (``.jsonl``, a path separator, or an existing file; relative to ``cwd``, as ``_find_session_file`` reads it)
+    that is a file; ``-c``: the most recent session of ``cwd`` in the session dir (CLI > ``PI_TUI_SESSION_DIR``
+    > settings ``sessionDir``, ``settings_session_dir``), passing over print runs when ``skip_print_runs``, as
+    ``open_session_manager`` does. Reads the file system: run it off the event loop."""
+    if options.get("no_session"):
+        return None
     session = options.get("session_path")
-    if not isinstance(session, str) or not session or options.get("no_session"):
+    if isinstance(session, str) and session:
+        path = Path(session).expanduser()
+        if not (path.suffix == ".jsonl" or os.sep in session or path.exists()):
+            return None
+        path = path if path.is_absolute() else Path(cwd) / path
+        return str(path) if path.is_file() else None
+    if not options.get("continue_recent"):
         return None
-    path = Path(session).expanduser()
-    if not (path.suffix == ".jsonl" or os.sep in session or path.exists()):
-        return None
-    path = path if path.is_absolute() else Path(cwd) / path
-    return str(path) if path.is_file() else None
+    from pi_tui.coding.config.paths import resolve_session_dir
+    from pi_tui.coding.session import listing
+
+    directory = resolve_session_dir(cwd, options.get("session_dir"), settings_session_dir)
+    found = listing.find_most_recent_session(directory, listing.folder_scope(directory, cwd),
+                                             skip_print_runs=bool(options.get("skip_print_runs")))
+    return str(found) if found is not None else None
 
 
 def preview_items(path: str) -> list[TranscriptItem]:
@@ -68,16 +81,22 @@ class SessionPreview:
         self._after_refresh = after_refresh  # App.call_after_refresh
         self._ids: set[int] = set()
         self._shown = False
-        self.path: str | None = None  # the file to preview (``run_app`` sets it from the CLI options)
+        self.locate: Callable[[], str | None] | None = None  # the file to preview (``run_app``: ``preview_path``)
 
     async def show(self) -> bool:
-        """Read the preview of ``path`` in a thread and show it before what the transcript holds (what the app
-        said during start-up); returns once it is painted (True), so the session's thread, which competes for the
-        interpreter, starts after it is on screen. False when there was nothing to show."""
-        if not self.path:
+        """Find the file (``locate``) and read its preview in a thread, then show it before what the transcript
+        holds (what the app said during start-up); returns once it is painted (True), so the session's thread,
+        which competes for the interpreter, starts after it is on screen. False when there was nothing to show."""
+        locate = self.locate
+        if locate is None:
             return False
+
+        def read() -> list[TranscriptItem]:
+            path = locate()
+            return preview_items(path) if path else []
+
         try:
-            items = await asyncio.to_thread(preview_items, self.path)
+            items = await asyncio.to_thread(read)
         except Exception as exc:
             self._report("session preview", exc)
             return False
