@@ -41,9 +41,11 @@ def make_session(cwd: str, session_path: str | None = None, faux: FauxProvider |
 def make_pi_app(cwd: str, session_path: str | None = None, faux: FauxProvider | None = None,
                 spin: bool = True) -> Any:
     """A ``PiApp`` that creates its session after the first paint and shows the end of ``session_path`` meanwhile,
-    like ``run_app``."""
+    with the collector tuned, like ``run_app``."""
     from pi_tui.tui.app import PiApp
+    from pi_tui.tui.launch import space_full_collections
 
+    space_full_collections()
     app = PiApp(session_factory=lambda: make_session(cwd, session_path, faux), cwd=cwd, probe_local=False, spin=spin)
     if session_path:
         app.startup.preview.locate = lambda: session_path

@@ -144,8 +144,15 @@ class AssistantItem(TranscriptItem):
 
     _collapsed_now = False
 
+    _blank_for = -1  # the version ``_blank`` is of
+    _blank = False
+
     def estimate_height(self, width: int) -> int:
-        if not self.plain_text().strip() and field(self.message, "stop_reason") not in ("error", "aborted"):
+        if self._blank_for != self.version:  # kept per version, as the line lengths (a resize re-estimates all)
+            self._blank = (not self.plain_text().strip()
+                           and field(self.message, "stop_reason") not in ("error", "aborted"))
+            self._blank_for = self.version
+        if self._blank:
             return 0  # nothing to show: no rows (class docstring)
         return super().estimate_height(width)
 
