@@ -148,8 +148,8 @@ PALETTE_ACTIONS: tuple[str, ...] = (
 
 class SlashCommandProvider(Provider):
     """The command palette (F1): every slash command of the app's list (``app.slash_commands()``, run through
-    the app's ``run_slash``) and the app's key actions (``PALETTE_ACTIONS``, shown with their keys from the
-    keymap). It is the palette's only provider: Textual's own system commands (Keys, Screenshot, its theme
+    the app's ``run_slash``) and the app's key actions (``PALETTE_ACTIONS``, then the extensions' shortcuts:
+    ``Keymap.added``; shown with their keys from the keymap). It is the palette's only provider: Textual's own system commands (Keys, Screenshot, its theme
     picker) are not the app's and are not listed."""
 
     def _entries(self) -> list[tuple[str, str, Any]]:
@@ -161,6 +161,8 @@ class SlashCommandProvider(Provider):
             for cmd in app.slash_commands()]
         for action in PALETTE_ACTIONS:
             entries.append((DESCRIPTIONS[action], app.keymap.display(action), partial(app.dispatch_action, action)))
+        for action, description in app.keymap.added.items():  # extension shortcuts (tester2 #20)
+            entries.append((description, app.keymap.display(action), partial(app.dispatch_action, action)))
         return entries
 
     async def discover(self) -> Hits:

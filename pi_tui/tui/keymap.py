@@ -155,6 +155,23 @@ class Keymap:
     """Keys of actions that act only inside one screen (``SCREEN_KEYS``); see :meth:`screen_action`."""
     conflicts: list[str] = field(default_factory=list)
     """keybindings.json keys another action of the same screen had (``keymap_conflicts``), one line each."""
+    added: dict[str, str] = field(default_factory=dict)
+    """Actions added at run time (extension shortcuts, ``ext.shortcut:<key>``) -> their description: /hotkeys
+    and the F1 palette list them from here with the built-ins (tester2 #20: they were listed nowhere)."""
+
+    def add_action(self, action: str, keys: list[str], description: str) -> None:
+        """Bind ``action`` (one added at run time) to ``keys`` with ``description``."""
+        self.keys[action] = list(keys)
+        self.added[action] = description
+
+    def remove_action(self, action: str) -> None:
+        """Undo :meth:`add_action` (nothing when ``action`` was not added)."""
+        self.keys.pop(action, None)
+        self.added.pop(action, None)
+
+    def describe(self, action: str) -> str:
+        """What ``action`` does (the built-in descriptions, then the added actions'; the id when unknown)."""
+        return DESCRIPTIONS.get(action) or SCREEN_DESCRIPTIONS.get(action) or self.added.get(action) or action
 
     def action_for(self, key: str) -> str | None:
         """The action id bound to ``key`` (Textual key name), or ``None`` (screen-only keys are not looked at)."""

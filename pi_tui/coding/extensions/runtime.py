@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_tui.agent.types import AgentTool
+from pi_tui.coding.extensions.activation import LoopBound, run_off_loop
 from pi_tui.coding.extensions.api import EventBus, ExtensionAPI, command_spec
 from pi_tui.coding.extensions.context import ExtensionCommandContext, ExtensionContext, GuardedUI
 from pi_tui.coding.extensions.events import ResourcesDiscoverEvent, SessionShutdownEvent, SessionStartEvent
@@ -93,6 +94,9 @@ class ExtensionRuntime:
         self.reload_hooks: list[Callable[[], Any]] = []
         self.reload_listeners: list[Callable[[], None]] = []  # after a reload (the TUI rebinds shortcuts)
         self.on_shutdown_request: Callable[[], None] | None = None
+        self.on_slow_load: Callable[[str | None], None] | None = None
+        """Told ``Loading extension NAME… (N s)`` while an extension's import or ``activate`` takes over 2 s,
+        and None when it is over (the TUI's status line; ``activation.py``)."""
         self.offer_resources: Callable[[dict[str, list[str]]], None] | None = None
         """Given the ``skill_paths``/``prompt_paths``/``theme_paths`` of ``resources_discover`` when any."""
         self.current_system_prompt: str | None = None
@@ -227,22 +231,30 @@ class ExtensionRuntime:
         """Import ``entry`` and run its ``activate(pi)``; on failure everything it registered is taken
         back and the error (also reported) is returned."""
         extension = LoadedExtension(name=extension_name(entry), path=str(entry))
-        try:
-            module = import_extension(entry)
+        slow = {"name": extension.name, "limit": self.runner.timeout, "on_slow": self.on_slow_load}
+        try:  # off the loop: a slow import never freezes the app (activation.py)
+            module = await run_off_loop(lambda: import_extension(entry), **slow)  # type: ignore[arg-type]
         except BaseException as exc:  # noqa: BLE001 - SyntaxError, ImportError, SystemExit at top level...
-            if isinstance(exc, KeyboardInterrupt):
+            if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
                 raise
             return self.runner.fail(extension, "load", exc)
         extension.module = module
         extension.api = ExtensionAPI(self, extension)
+        bound: LoopBound | None = None
         try:
-            activate = activate_function(module)
-            result = activate(extension.api)  # type: ignore[operator]
-            if inspect.isawaitable(result):
-                await self.runner.call(result)
+            activate: Any = activate_function(module)
+            if inspect.iscoroutinefunction(activate):
+                await self.runner.call(activate(extension.api))
+            else:  # a plain def runs in a thread, its calls to pi on the loop
+                bound = LoopBound(extension.api, asyncio.get_running_loop(), extension.name)
+                result = await run_off_loop(lambda: activate(bound), **slow)  # type: ignore[arg-type]
+                if inspect.isawaitable(result):
+                    await self.runner.call(result)
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
                 raise
+            if bound is not None:
+                bound.close()  # a thread still running may call pi no more
             self._take_back(extension)
             return self.runner.fail(extension, "activate", exc)
         self.runner.add(extension)

@@ -3,8 +3,9 @@
 When a session with extensions is attached: the TUI's :class:`~pi_tui.tui.extension_ui.TextualExtensionUI`
 becomes their UI (modal dialogs, toasts, footer status segments, widgets above and below the editor, the
 terminal title, the editor's text, a custom header/footer and working row: ``custom_parts.py``),
-their shortcuts are added to the keymap as ``ext.shortcut:<key>`` actions (a key the app already uses
-is refused with one warning, as pi refuses built-in keys), their tool renderers reach the transcript
+their shortcuts are added to the keymap as ``ext.shortcut:<key>`` actions with their description and
+extension name (/hotkeys and the F1 palette list them from there; a key the app already uses is refused with
+one warning, as pi refuses built-in keys), their tool renderers reach the transcript
 through the render context, and they are loaded and started (``session_start``).
 """
 
@@ -84,6 +85,7 @@ class ExtensionsController:
         from pi_tui.coding.extensions.modes import start_mode_extensions
 
         hooks.runtime.set_ui(self.ui)
+        hooks.runtime.on_slow_load = self._slow_load  # "Loading extension NAME… (N s)" above the editor
         hooks.runtime.reload_listeners.append(lambda: self.bind_shortcuts(hooks.runtime))
         self.host.ctx.tool_renderers = hooks.runtime.renderers
         await start_mode_extensions(session)
@@ -94,11 +96,22 @@ class ExtensionsController:
             self.host.ctx.generation += 1  # tool rows drawn before the renderers existed are drawn again
             self.host.transcript.invalidate_all()
 
+    def _slow_load(self, text: str | None) -> None:
+        """An extension takes long to load: say which in the status line (tester2 #11); None: it is over."""
+        if text:
+            self.host.show_status(text)
+        else:
+            self.host.clear_status()
+
     def bind_shortcuts(self, runtime: Any) -> None:
         """Put the runtime's shortcuts into the keymap (replacing the ones bound before)."""
+        from pathlib import Path
+
+        from pi_tui.coding.extensions.loader import extension_name
+
         keymap = self.host.keymap
         for action in self._bound:
-            keymap.keys.pop(action, None)
+            keymap.remove_action(action)
         self._bound = []
         for spec in runtime.shortcuts.all():
             variants = key_variants(spec.key)
@@ -108,7 +121,8 @@ class ExtensionsController:
                     "warning", f"Extension shortcut {spec.key} ignored: the key is already {taken}")
                 continue
             action = SHORTCUT_PREFIX + spec.key.strip().lower()
-            keymap.keys[action] = variants
+            owner = extension_name(Path(spec.owner)) if spec.owner else "extension"
+            keymap.add_action(action, variants, f"{spec.description or 'Extension shortcut'} ({owner})")
             self._bound.append(action)
 
     def run_shortcut(self, action: str) -> bool:

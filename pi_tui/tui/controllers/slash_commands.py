@@ -292,12 +292,15 @@ class SlashCommandHandlers:
         self.host.push_screen(ChangelogScreen(await asyncio.to_thread(changelog_markdown)))
 
     async def hotkeys(self, arg: str, context: Any = None) -> None:
-        """``/hotkeys``: the keymap and the slash commands."""
+        """``/hotkeys``: the keymap (built-in keys, then the extensions' shortcuts) and the slash commands."""
         host = self.host
         km = host.keymap
         rows = ["| Key | Action |", "|---|---|"]
         for action, desc in {**DESCRIPTIONS, **SCREEN_DESCRIPTIONS}.items():
             rows.append(f"| {km.display(action)} | {desc} |")
+        if km.added:  # extension shortcuts, from the same keymap (pi's /hotkeys has an extensions section)
+            rows += ["", "Extension shortcuts:", "", "| Key | Action |", "|---|---|"]
+            rows += [f"| {km.display(action)} | {desc} |" for action, desc in km.added.items()]
         rows.append("")
         rows.extend(f"Warning: {text}" for text in km.conflicts)  # a key two actions claim (keymap_conflicts)
         rows.append("Slash commands: " + ", ".join(f"`{usage}`" for usage in self._command_usages()))
