@@ -201,7 +201,9 @@ class PiApp(App[int]):
         self.key_actions = KeyActions(self, submit=self.submit_flow.submit,
                                       take_local_queue=self.submit_flow.take_compaction_queue,
                                       quit=self.action_quit_app, run_slash=self.slash_runner.run_slash,
-                                      open_palette=self.action_command_palette)
+                                      open_palette=self.action_command_palette,
+                                      hold=self.submit_flow.hold_until_session)
+        self.slash_runner.hold, self.submit_flow.run_action = self.submit_flow.hold_command, self.dispatch_action
         self.settings_commands = SettingsCommands(  # /settings, /scoped-models, the app's part of /reload
             self, settings_manager=lambda: self.settings_manager,
             set_hide_thinking=lambda hidden: self.key_actions.toggle_thinking()
@@ -545,7 +547,7 @@ class PiApp(App[int]):
                                     "follow_up" if message.action == "app.message.followUp" else "steer")
         elif message.action == "app.clear" and message.cleared:
             self.key_actions.clear(clear_editor=False)
-        elif not self.extensions_controller.run_shortcut(message.action):
+        else:
             self.dispatch_action(message.action)
 
     def on_prompt_input_slash_choices(self, message: PromptInput.SlashChoices) -> None:
@@ -562,8 +564,8 @@ class PiApp(App[int]):
         self.session_changed.set()
 
     def dispatch_action(self, action: str) -> None:
-        """Run a pi action id (from the editor or the palette)."""
-        if not self.image_attachments.dispatch(action):
+        """Run a pi action id or an extension shortcut (from the editor or the palette)."""
+        if not (self.extensions_controller.run_shortcut(action) or self.image_attachments.dispatch(action)):
             self.key_actions.dispatch(action)
 
     def run_slash(self, text: str) -> bool:

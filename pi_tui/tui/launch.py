@@ -153,4 +153,15 @@ attached to the first message). Returns the exit code.
     finally:
         release_all()
         terminal_guard.uninstall()
+        say_unsent(app.quit_controller.unsent_at_exit)
     return int(result or 0)
+
+
+def say_unsent(texts: list[str]) -> None:
+    """Print what was typed and never sent because the app quit before its session existed (on stderr, once
+    the terminal is back; nothing when ``texts`` is empty)."""
+    import sys
+
+    if texts:
+        lines = "\n".join(f"  • {text}" for text in texts)
+        print(f"pi-tui quit before the session was ready; not sent:\n{lines}", file=sys.stderr)

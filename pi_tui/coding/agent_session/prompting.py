@@ -22,6 +22,7 @@ from pi_tui.coding.agent_session.hooks import BeforeAgentStartOutcome, InputOutc
 from pi_tui.coding.agent_session.queues import PromptQueues
 from pi_tui.coding.agent_session.settings import ModelAccess, login_help, no_model_message
 from pi_tui.coding.agent_session.stop_fence import StopMark
+from pi_tui.coding.agent_session.unstarted import UnstartedPrompts
 from pi_tui.coding.agent_session.wiring import ALREADY_STREAMING
 
 
@@ -63,6 +64,8 @@ class Prompter:
         self._check_compaction = check_compaction
         self.attachers = PromptAttachers()
         """Content blocks added to a user message for what its text mentions (``@server:uri`` MCP resources)."""
+        self.unstarted = UnstartedPrompts()
+        """The prompts whose run has not started yet (a quit keeps them unsent: ``unstarted.py``)."""
 
     async def prompt(
         self,
@@ -79,17 +82,31 @@ class Prompter:
         message is kept, nothing is streamed, ``agent_end`` comes): new-user run #36, RPC prompt + abort.
         """
         mark = self._stop_mark() if self._stop_mark is not None else None
+        token = self.unstarted.begin(text)
+        try:
+            ran = await self._prompt(text, images, streaming_behavior, mark, token)
+        finally:
+            self.unstarted.end(token)
+        if ran:
+            await self._follow_on.wait()
+
+    async def _prompt(self, text: str, images: Sequence[ImageContent] | None, streaming_behavior: str | None,
+                      mark: StopMark | None, token: int) -> bool:
+        """:meth:`prompt` up to the end of its run; False when no run was started (handled by a hook, queued).
+        A prompt taken from :attr:`unstarted` while it waited (a quit, Escape) ends without a run."""
         if self._hooks.input is not None:  # seam: input (may transform or consume the user's text)
             outcome = await await_hook(self._hooks.input, text, list(images or []))
             if isinstance(outcome, InputOutcome):
                 if outcome.handled:
-                    return
+                    return False
                 text, images = outcome.text, outcome.images
         text = self.expand(text)
         extra = await self.attachers.blocks(text)
         if self._is_retrying() and not self._agent.state.is_streaming:
             self._abort_retry()  # a new prompt replaces the pending retry
             await self._follow_on.wait()
+        if self.unstarted.dropped(token):
+            return False
         if self._agent.state.is_streaming:
             if streaming_behavior is None:
                 raise RuntimeError(ALREADY_STREAMING)
@@ -97,7 +114,7 @@ class Prompter:
                 self._queues.follow_up(text, [*(images or []), *extra])
             else:
                 self._queues.steer(text, [*(images or []), *extra])
-            return
+            return False
         self._flush_pending_bash()
         model = self._model()
         if model is None:
@@ -107,8 +124,16 @@ class Prompter:
         last_assistant = self._find_last_assistant_message()
         if last_assistant is not None:
             await self._check_compaction(last_assistant, False)
-        await self._start_run(text, list(images or []), extra, stopped=lambda: mark is not None and mark.stopped)
-        await self._follow_on.wait()
+
+        def starting() -> bool:  # the run starts now unless the prompt was taken back
+            if self.unstarted.dropped(token):
+                return False
+            self.unstarted.end(token)
+            return True
+
+        await self._start_run(text, list(images or []), extra, stopped=lambda: mark is not None and mark.stopped,
+                              wanted=starting)
+        return True
 
     def _no_model_message(self) -> str:
         """pi's "No model selected", with the configuration errors that left no model and, when /model offers
@@ -124,28 +149,34 @@ class Prompter:
         return self._hooks.expand_input(text) if self._hooks.expand_input is not None else text
 
     async def _start_run(self, text: str, images: list[ImageContent], extra: Sequence[UserContent] = (),
-                         stopped: Callable[[], bool] = lambda: False) -> None:
+                         stopped: Callable[[], bool] = lambda: False,
+                         wanted: Callable[[], bool] = lambda: True) -> None:
         """Seam ``before_agent_start``, then the run: the user message (plus any hook messages), with the
         hook's system prompt for this run only. ``extra``: the attachers' blocks, after the images;
-        ``stopped()``: a stop was requested since the prompt began (:meth:`_run_agent`)."""
+        ``stopped()``: a stop was requested since the prompt began (:meth:`_run_agent`); ``wanted()`` False:
+        the prompt was taken back meanwhile (:attr:`unstarted`), no run starts."""
         messages: list[Any] = [UserMessage(content=[TextContent(text=text), *images, *extra], timestamp=now_ms())]
         base_prompt = self._agent.state.system_prompt
         outcome = await await_hook(self._hooks.before_agent_start, text, images, base_prompt)
         if not isinstance(outcome, BeforeAgentStartOutcome):
-            await self._run_agent(messages, stopped)
+            await self._run_agent(messages, stopped, wanted)
             return
         messages.extend(outcome.messages)
         if outcome.system_prompt is not None:
             self._agent.state.system_prompt = outcome.system_prompt
         try:
-            await self._run_agent(messages, stopped)
+            await self._run_agent(messages, stopped, wanted)
         finally:
             self._agent.state.system_prompt = base_prompt
 
-    async def _run_agent(self, messages: list[Any], stopped: Callable[[], bool]) -> None:
+    async def _run_agent(self, messages: list[Any], stopped: Callable[[], bool],
+                         wanted: Callable[[], bool] = lambda: True) -> None:
         """``agent.prompt(messages)``; when ``stopped()`` already, the run is aborted as soon as it exists (the
         agent's abort is a no-op before that), so it records the message and ends aborted without streaming.
-        A prompt that failed at once (the agent busy with another run) aborts nothing: that run is not ours."""
+        A prompt that failed at once (the agent busy with another run) aborts nothing: that run is not ours.
+        Nothing runs when the prompt is no longer ``wanted()`` (taken back while it waited)."""
+        if not wanted():
+            return
         if not stopped():
             await self._agent.prompt(messages)
             return

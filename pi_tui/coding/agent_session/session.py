@@ -53,6 +53,7 @@ from pi_tui.coding.agent_session.switching import SessionSwitcher
 from pi_tui.coding.agent_session.tools import ToolRegistry
 from pi_tui.coding.agent_session.tree_navigation import TreeNavigator
 from pi_tui.coding.agent_session.ui_messages import UiMessages
+from pi_tui.coding.agent_session.unstarted import UnstartedPrompts
 from pi_tui.coding.agent_session.user_bash import UserBashRunner
 from pi_tui.coding.agent_session.wiring import (
     SessionAgent,
@@ -304,6 +305,12 @@ class AgentSession:
     def prompt_attachers(self) -> PromptAttachers:
         """What adds content blocks to a user message for what its text mentions (MCP ``@server:uri``)."""
         return self._prompter.attachers
+
+    @property
+    def unstarted_prompts(self) -> UnstartedPrompts:
+        """The prompts asked for whose run has not started (the MCP first-prompt wait): ``take()`` them on quit
+        or Escape (they end without a run; :mod:`.unstarted`)."""
+        return self._prompter.unstarted
 
     def clear_queue(self) -> tuple[list[str], list[str]]:
         """Empty both queues; returns the ``(steering, follow_up)`` texts (for the editor); emits ``queue_update``."""

@@ -50,6 +50,18 @@ def keep_unsent(session: Any, extra: list[str] | None = None) -> list[str]:
     return texts
 
 
+def take_unstarted(session: Any) -> list[str]:
+    """The texts of ``session``'s prompts that were asked for and have not started their run (tester2 #5: a
+    quit during the first prompt's wait for MCP servers lost the prompt); they end without a run, so
+    :func:`keep_unsent` keeps them. ``[]`` for a session without them; never raises."""
+    unstarted = getattr(session, "unstarted_prompts", None)
+    try:
+        return list(unstarted.take()) if unstarted is not None else []
+    except Exception:
+        log.exception("taking the unstarted prompts failed")
+        return []
+
+
 def session_busy(session: Any) -> bool:
     """True while ``session`` streams, compacts, waits to retry or runs a user ``!cmd``."""
     return any(
@@ -65,11 +77,13 @@ async def settle_session(session: Any, limit: float = DEFAULT_SETTLE_TIMEOUT, un
     ``abort`` (which also stops its post-run work: no retry, compaction or continuation starts after it, so
     queued messages stay unsent; a plain agent abort for other session objects), then wait for the
     agent, its follow-on tasks (retry/compaction continuations) and the bash to end; finally record bash runs
-    that were deferred while the agent streamed, keep what is still queued (:func:`keep_unsent`), and run the
+    that were deferred while the agent streamed, keep what is still queued (:func:`keep_unsent`, with the
+    prompts that had not started their run: :func:`take_unstarted`, taken first), and run the
     ``session_shutdown`` seam. Never raises (failures are logged, the caller exits anyway);
     ``limit`` is in seconds; ``unsent``: texts the front end held back itself, kept with the queued ones.
     """
     deadline = time.monotonic() + max(0.0, limit)
+    unsent = [*take_unstarted(session), *(unsent or [])]  # first: they must not start once the abort lets them go
     kept = False
 
     def keep() -> None:  # once, whichever way settling ends (``extra`` texts must not be saved twice)

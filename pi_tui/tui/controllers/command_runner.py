@@ -27,15 +27,20 @@ class SlashRunner:
         self.host = host
         self._commands = commands
         self._context = context
+        self.hold: Callable[[str], bool] | None = None
+        """``hold(text)``: True when the command was held until the session exists (start-up; the submit
+        flow's ``hold_command``): typed, picked in the palette or run by a key, it runs once the session is
+        there instead of saying "try again"."""
 
     def run_slash(self, text: str) -> bool:
-        """Run ``/name [arg]`` in a worker; False when it is not a command."""
+        """Run ``/name [arg]`` in a worker (or hold it during start-up); False when it is not a command."""
         registry = self._commands()
         parsed = parse_slash(text, registry.all())
         spec = registry.get(parsed[0].name) if parsed is not None else None
         if parsed is None or spec is None:
             return False
-        self._start(spec, parsed[1])
+        if self.hold is None or not self.hold(text):
+            self._start(spec, parsed[1])
         return True
 
     def run_command(self, name: str, arg: str) -> None:

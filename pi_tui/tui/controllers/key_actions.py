@@ -1,7 +1,9 @@
 """``KeyActions``: what the app's keys do (pi-reference §3.14 keybindings and Escape semantics).
 
-Escape while working moves the queued texts (steering, then follow-ups, then the editor's text, joined by blank
-lines) into the editor, clears the queues and aborts. Ctrl+C clears the editor; twice within 500 ms quits.
+Escape while working moves the queued texts (a prompt still waiting for its run to start, steering, then
+follow-ups, then the editor's text, joined by blank lines) into the editor, clears the queues and aborts. Ctrl+C
+clears the editor; twice within 500 ms quits. Before the session exists the keys whose actions need it are held
+and run once it is there (``hold``), and Alt+Up takes back what was typed meanwhile.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pi_tui.coding.agent_session.shutdown import take_unstarted
 from pi_tui.tui.controllers.host import AppHost
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await, queued_texts
@@ -29,13 +32,17 @@ class KeyActions:
     """The app's key actions, run by pi action id (:meth:`dispatch`) from the editor or the palette.
 
     Given: the ``host``; ``submit(text, behaviour)`` (the submit flow); ``take_local_queue()`` (the texts
-    queued during compaction, emptied); ``quit()``; ``run_slash(text)``; ``open_palette()``.
+    queued during compaction, emptied); ``quit()``; ``run_slash(text)``; ``open_palette()``; ``hold(mode,
+    action)`` holds an action until the session exists (True when held: the submit flow's
+    ``hold_until_session``).
     """
 
     def __init__(self, host: AppHost, *, submit: Callable[[str, str], None],
                  take_local_queue: Callable[[], list[str]], quit: Callable[[], None],
-                 run_slash: Callable[[str], bool], open_palette: Callable[[], Any]) -> None:
+                 run_slash: Callable[[str], bool], open_palette: Callable[[], Any],
+                 hold: Callable[[str, str], bool] | None = None) -> None:
         self.host = host
+        self._hold = hold
         self._submit = submit
         self._take_local_queue = take_local_queue
         self._quit = quit
@@ -89,10 +96,8 @@ class KeyActions:
     def dequeue(self) -> None:
         """Alt+Up: all queued messages back into the editor (pi's ``app.message.dequeue``)."""
         host = self.host
-        if host.session is None:
-            return
-        steering, follow = queued_texts(host.session.clear_queue())
-        local = self._take_local_queue()
+        steering, follow = queued_texts(host.session.clear_queue()) if host.session is not None else ([], [])
+        local = self._take_local_queue()  # before the session exists: what was typed meanwhile
         if not steering and not follow and not local:
             return
         parts = steering + follow + local
@@ -114,12 +119,13 @@ class KeyActions:
             session.abort_branch_summary()  # temporary override: Escape cancels the branch summary (pi)
             return
         if host.working or session.is_streaming:
+            unstarted = take_unstarted(session)  # still waiting to start (MCP servers): never sent, given back
             steering, follow = queued_texts(session.clear_queue())
-            parts = steering + follow
+            parts = unstarted + steering + follow
             current = host.prompt_input.text
             if current.strip():
                 parts.append(current)
-            if steering or follow:
+            if unstarted or steering or follow:
                 host.prompt_input.set_text("\n\n".join(parts))
             await maybe_await(session.abort())
             return
@@ -149,6 +155,11 @@ class KeyActions:
             self._run_slash("/tree" if action == "tree" else "/fork")
         else:
             self.last_escape = now
+
+    def _held(self, action: str) -> None:
+        """``action`` needs the session, which does not exist yet: held, run once it is there (start-up)."""
+        if self._hold is not None:
+            self._hold("action", action)
 
     def clear(self, clear_editor: bool = True) -> None:
         """Ctrl+C: clear the editor; twice within 500 ms quits. ``clear_editor=False`` when the editor has
@@ -202,6 +213,7 @@ class KeyActions:
         """Shift+Tab: next thinking level (status line in the transcript)."""
         host = self.host
         if host.session is None:
+            self._held("app.thinking.cycle")
             return
         model = host.session.model
         if model is None or not model.reasoning:
@@ -217,6 +229,7 @@ class KeyActions:
         """Ctrl+P / Shift+Ctrl+P: next/previous model."""
         host = self.host
         if host.session is None:
+            self._held("app.model.cycleForward" if direction == "forward" else "app.model.cycleBackward")
             return
         try:
             result = host.session.cycle_model(direction, announce=False)  # announced once, below

@@ -45,6 +45,9 @@ class QuitController:
         self._settled = False  # the quit has saved the session; only the exit is left
         self.on_settled: Callable[[], None] | None = None
         """Called after the session settled and before the app exits (``run_app`` releases the session lock)."""
+        self.unsent_at_exit: list[str] = []
+        """What was typed and held when the app quit before its session existed: no session can keep it, so
+        ``run_app`` prints it once the terminal is back (never lost silently)."""
 
     @property
     def quitting(self) -> bool:
@@ -74,14 +77,17 @@ class QuitController:
 
     async def _quit(self, exit_code: int, terminal_gone: bool) -> None:
         session = self._get_session()
+        held: list[str] = []
+        if self._held is not None:
+            try:
+                held = self._held()
+            except Exception:
+                log.exception("taking the held messages failed")
         if session is not None:
-            held: list[str] = []
-            if self._held is not None:
-                try:
-                    held = self._held()
-                except Exception:
-                    log.exception("taking the held messages failed")
             await settle_session(session, unsent=held)
+        elif held:
+            log.warning("quit before the session existed; not sent: %r", held)
+            self.unsent_at_exit = held
         callback = self.on_settled
         if callback is not None:
             try:

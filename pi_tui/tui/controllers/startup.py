@@ -3,8 +3,9 @@
 The app paints first; then this part shows the end of the session file (``SessionPreview``), builds the
 session in a thread (it reads settings, auth and the session file), attaches it, starts the extensions, the
 localhost probe and the MCP servers, and sends what the CLI and the user gave before the session existed
-(initial messages, keys typed ahead, prompts typed during start-up), in order. A session that cannot be built
-is said once, and what was typed meanwhile goes back to the editor.
+(initial messages, keys typed ahead, prompts, slash commands and session keys typed during start-up: held by the
+submit flow until the extensions are loaded), in order. A session that cannot be built is said once, and what
+was typed meanwhile goes back to the editor.
 """
 
 from __future__ import annotations
@@ -93,20 +94,25 @@ class StartupFlow:
             self._give_back_pending()
             return
         app.attach_session(app.session)
-        await app.extensions_controller.start(app.session)  # their UI is this app's; session_start
+        try:
+            await app.extensions_controller.start(app.session)  # their UI is this app's; session_start
+        except Exception as exc:  # never leaves what was typed held for good
+            app.failures.report("extensions start", exc)
         app.call_after_refresh(freeze_heap)
+        app.submit_flow.starting = False  # from now on what is typed goes straight to the session
         if app.probe_local:
             app.run_worker(self._probe_local(), name="probe-local", group="probe", exclusive=True)
         if app.open_resume_on_start:
             app.run_slash("/resume")
         for index, text in enumerate(app.initial_messages):  # the CLI's @file blocks go with the first one
             await app.submit_flow.submit_text(text, attached=app.initial_file_text if index == 0 else "")
-        if app.submit_flow.compaction_queue:  # typed before the session existed: sent now, in order
+        if app.submit_flow.compaction_queue:  # typed during start-up (commands too): run now, in order
             await app.submit_flow.flush_compaction_queue()
 
     def _give_back_pending(self) -> None:
         """No session after all: what was typed meanwhile goes back to the editor (never lost)."""
         app = self._app
+        app.submit_flow.starting = False
         texts = app.submit_flow.take_compaction_queue()
         if texts:
             app.prompt_input.set_text("\n\n".join([*texts, app.prompt_input.text.strip()]).strip())

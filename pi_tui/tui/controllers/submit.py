@@ -3,8 +3,15 @@
 Slash commands run locally (unknown ones are refused, ``commands.classify_submit``); ``!cmd``/``!!cmd`` run
 user bash; while the agent works Enter queues a steering message and the follow-up key a follow-up; while a
 compaction runs, or a user ``!cmd`` runs with the agent idle, the text waits in the compaction queue (shown
-``Pending:``, sent when it ends: the model gets the command's output first, tester2 #10); idle text is sent with ``session.prompt`` in a worker
-(errors shown as ``Error: …``).
+``Pending:``, sent when it ends: the model gets the command's output first, tester2 #10); idle text is sent with
+``session.prompt`` in a worker (errors shown as ``Error: …``), shown as pending above the editor until its run
+starts (tester2 #5: the first prompt's wait for MCP servers left it invisible).
+
+Before the session exists (start-up) nothing typed is lost: prompts, slash commands (typed, picked in the F1
+palette, or run by a key such as Ctrl+L) and the keys whose actions need the session are held in that queue in
+order, shown as pending, and run once the session is attached and its extensions loaded (a command an
+extension registers is known only then). Only the commands that need no session run at once
+(:data:`SESSIONLESS_COMMANDS`).
 """
 
 from __future__ import annotations
@@ -17,8 +24,18 @@ from typing import Any, Protocol
 from pi_tui.tui.commands import SubmitKind
 from pi_tui.tui.controllers.host import AppHost, need_session
 from pi_tui.tui.controllers.user_bash import BashRunner
+from pi_tui.tui.keymap import DESCRIPTIONS
 from pi_tui.tui.log_setup import log
 from pi_tui.tui.session_adapter import maybe_await
+
+SESSIONLESS_COMMANDS = frozenset({"quit", "hotkeys", "changelog", "tools", "theme"})
+"""Built-in commands that need no session: they run at once during start-up; every other one is held."""
+
+HELD_COMMAND = "command"
+"""The compaction queue's mode of a slash command typed or picked before the session existed."""
+
+HELD_ACTION = "action"
+"""Its mode of a key action (an action id) pressed before the session existed."""
 
 
 class PromptImages(Protocol):
@@ -53,6 +70,30 @@ class SubmitController:
         self._bash = bash
         self.session_changed = session_changed
         self.compaction_queue: list[tuple[str, str]] = []  # (behaviour, text) typed while compacting
+        self.run_action: Callable[[str], None] | None = None  # runs a held key action (the app's dispatch)
+        self.starting = True
+        """Start-up is under way (``StartupFlow`` clears it once the session is attached and its extensions are
+        loaded): what is typed meanwhile is held, so a prompt does not pass the extensions' hooks by."""
+        self._sending: list[str] = []  # prompts given to the session whose run has not started yet
+
+    def hold_until_session(self, mode: str, text: str) -> bool:
+        """Hold ``text`` (a slash command: ``HELD_COMMAND``; an action id: ``HELD_ACTION``) until the session
+        is attached, shown as pending; False (not held) when there is a session or it failed to start."""
+        if not self.before_session():
+            return False
+        self.compaction_queue.append((mode, text))
+        self.show_local_queue()
+        return True
+
+    def before_session(self) -> bool:
+        """True while start-up is under way and has not failed (what is submitted now is held)."""
+        return self.starting and not self.host.session_error
+
+    def hold_command(self, text: str) -> bool:
+        """Hold the slash command ``text`` until the session exists (``SlashRunner`` asks first); commands of
+        :data:`SESSIONLESS_COMMANDS` are not held."""
+        name = text.strip()[1:].split(None, 1)[0] if text.strip().startswith("/") else ""
+        return name not in SESSIONLESS_COMMANDS and self.hold_until_session(HELD_COMMAND, text)
 
     def submit(self, text: str, behaviour: str) -> None:
         """Submit ``text`` taken at key time in a worker. Reading the editor later lost keys: in a fast burst
@@ -76,7 +117,8 @@ class SubmitController:
             self._run_slash(text)
             return
         if slash is not None and slash.kind == "unknown":
-            self._refuse_unknown_command(slash.name, slash.suggestion, text)
+            if not self.hold_until_session(HELD_COMMAND, text):  # an extension's command is known once loaded
+                self._refuse_unknown_command(slash.name, slash.suggestion, text)
             return
         if slash is not None and text.startswith("!") and len(text.lstrip("!").strip()) > 0:
             exclude = text.startswith("!!")
@@ -90,7 +132,7 @@ class SubmitController:
             if self._images is not None:  # only what was typed is searched for image paths, not attached files
                 await self._images.claim(typed, mentioned_images)
         text = attached + text
-        if host.session is None and not host.session_error:
+        if self.before_session():
             # Typed before the session exists (start-up): held and sent once it is ready, shown as pending
             # (issue 9: Enter in the first seconds was lost or told to try again).
             self.compaction_queue.append((behaviour, text))
@@ -122,7 +164,7 @@ class SubmitController:
             host.transcript.scroll_end_now()
             host.set_working(True)
             try:
-                await maybe_await(session.prompt(text, images) if images else session.prompt(text))
+                await self._prompt_shown_pending(session, typed, text, images)
             finally:
                 if not session.is_streaming:
                     host.set_working(False)
@@ -149,6 +191,29 @@ class SubmitController:
         self.show_local_queue()
         return True
 
+    async def _prompt_shown_pending(self, session: Any, typed: str, text: str, images: list[Any]) -> None:
+        """``session.prompt(text, images)``; until its run starts (the first prompt may wait up to 10 s for MCP
+        servers still connecting, ``McpSessionLink.before_prompt``) ``typed`` is shown as pending above the
+        editor (tester2 #5: the prompt was invisible then). Escape gives such a prompt back to the editor and
+        a quit keeps it unsent (``coding.agent_session.unstarted``)."""
+        run = asyncio.ensure_future(maybe_await(session.prompt(text, images) if images else session.prompt(text)))
+        run.add_done_callback(lambda _run: self.session_changed.set())
+        unstarted = getattr(session, "unstarted_prompts", None)
+        try:
+            await asyncio.sleep(0)  # the prompt's first step registers it as unstarted
+            if unstarted is not None and not run.done() and text in unstarted.texts:
+                self._sending.append(typed)
+                self.show_local_queue()
+                try:
+                    await self.wait_for_session(lambda: run.done() or text not in unstarted.texts)
+                finally:
+                    self._sending.remove(typed)
+                    self.show_local_queue()
+            await run
+        except asyncio.CancelledError:
+            run.cancel()
+            raise
+
     def _attach_mentions(self, text: str) -> tuple[str, list[str]]:
         """``text`` with the text files it mentions as ``@path`` in front of it, as pi's CLI ``@file``
         arguments (``coding.file_args.attach_mentions``), and the absolute paths of the images it mentions (they
@@ -174,9 +239,11 @@ class SubmitController:
 
     def show_local_queue(self) -> None:
         """Show the texts queued during compaction in the queue area (with the session's own queues); before
-        the session exists, or while a user ``!cmd`` runs, they are pending prompts."""
-        if self.host.session is None:
-            self.host.queue_view.set_local([], [], pending=[t for _, t in self.compaction_queue])
+        the session exists they are pending prompts and commands, while a user ``!cmd`` runs pending prompts,
+        and a prompt given to the session whose run has not started is pending too."""
+        if self.before_session():
+            self.host.queue_view.set_local([], [], pending=[DESCRIPTIONS.get(t, t) if mode == HELD_ACTION else t
+                                                            for mode, t in self.compaction_queue])
             return
         if self.host.bash_running and not self.host.compacting:
             from pi_tui.tui.widgets.queue_view import AFTER_COMMAND_NOTE
@@ -186,11 +253,13 @@ class SubmitController:
             return
         steering = [t for mode, t in self.compaction_queue if mode != "follow_up"]
         follow = [t for mode, t in self.compaction_queue if mode == "follow_up"]
-        self.host.queue_view.set_local(steering, follow)
+        self.host.queue_view.set_local(steering, follow, pending=self._sending,
+                                       pending_note="waiting to be sent · Esc takes it back")
 
     def take_compaction_queue(self) -> list[str]:
-        """Empty the compaction queue and return its texts (Alt+Up moves them into the editor)."""
-        texts = [text for _, text in self.compaction_queue]
+        """Empty the compaction queue and return its texts (Alt+Up moves them into the editor); held key
+        actions are dropped (they are keys, not text)."""
+        texts = [text for mode, text in self.compaction_queue if mode != HELD_ACTION]
         self.compaction_queue.clear()
         self.show_local_queue()
         return texts
@@ -209,19 +278,36 @@ class SubmitController:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(5.0):  # a safety bound only: events end the wait
                 await self.wait_for_session(lambda: not session.is_compacting)
-        if will_retry or self.host.working or session.is_streaming:
-            for mode, text in queued:
+        busy = will_retry or self.host.working or session.is_streaming
+        worker: Any = None
+        waited = False
+        for mode, text in queued:
+            if mode in (HELD_COMMAND, HELD_ACTION):  # held at start-up: run now, in the order typed
+                await self._run_held(mode, text)
+            elif busy:
                 await self._queue_to_session(text, mode)
-            return
-        (_, first), rest = queued[0], queued[1:]
-        worker = self.host.run_worker(self.submit_text(first, as_message=True), group="prompt")
-        if rest:  # the rest joins that run once it streams (or is sent on its own if the run never starts)
-            await self.wait_for_session(lambda: session.is_streaming or worker.is_finished)
-        for mode, text in rest:
-            if session.is_streaming:
-                await self._queue_to_session(text, mode)
+            elif worker is None:  # the first text is the prompt; the rest joins its run once it streams
+                worker = self.host.run_worker(self.submit_text(text, as_message=True), group="prompt")
             else:
-                await self.submit_text(text, mode, as_message=True)
+                if not waited:  # (or is sent on its own if the run never starts)
+                    waited = True
+                    await self._wait_streaming_or_done(session, worker)
+                if session.is_streaming:
+                    await self._queue_to_session(text, mode)
+                else:
+                    await self.submit_text(text, mode, as_message=True)
+
+    async def _wait_streaming_or_done(self, session: Any, worker: Any) -> None:
+        await self.wait_for_session(lambda: session.is_streaming or worker.is_finished)
+
+    async def _run_held(self, mode: str, text: str) -> None:
+        """Run a command or key action held during start-up (a command is classified again: an extension's
+        is known now, a misspelt one is refused and given back to the editor)."""
+        if mode == HELD_ACTION:
+            if self.run_action is not None:
+                self.run_action(text)
+            return
+        await self.submit_text(text)
 
     async def wait_for_session(self, predicate: Callable[[], bool]) -> None:
         """Wait until ``predicate()`` holds, checking it again after every session event and worker state

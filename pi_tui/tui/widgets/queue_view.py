@@ -16,6 +16,7 @@ from pi_tui.tui.theme_loader import PiTheme
 
 PENDING_NOTE = "sent once the session is ready"
 AFTER_COMMAND_NOTE = "sent when the command ends"
+"""The hint's note for what was typed before the session existed (AFTER_COMMAND_NOTE: after a user !cmd)."""
 
 
 def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
@@ -23,9 +24,9 @@ def queue_lines(steering: list[str], follow_up: list[str], dequeue_key: str,
                 pending_note: str = PENDING_NOTE) -> list[tuple[str, str]]:
     """``(kind, text)`` lines to show; kind is ``pending``, ``steer``, ``follow`` or ``hint``.
 
-    ``pending``: prompts typed before the session existed (start-up), ``Pending: <text>``; they are sent once
-    it is ready and the hint says so (``pending_note``; :data:`AFTER_COMMAND_NOTE` for prompts that wait for a
-    running user ``!cmd``, tester2 #10).
+    ``pending``: prompts and commands typed before the session existed (start-up), or a prompt given to the
+    session whose run has not started, ``Pending: <text>``; the hint starts with ``pending_note`` (when they are
+    sent; :data:`AFTER_COMMAND_NOTE` for prompts that wait for a running user ``!cmd``, tester2 #10).
 
     ``max_rows`` (the rows the widget has; ``None``: unlimited) keeps the hint line whatever the height: when
     the items do not all fit, the first ones are shown and the hint says how many more are queued
@@ -87,7 +88,8 @@ class QueueView(Widget):
     def set_local(self, steering: list[str], follow_up: list[str], pending: list[str] | None = None,
                   pending_note: str = PENDING_NOTE) -> None:
         """Replace the app's own queue (texts typed during compaction), shown after the session's items;
-        ``pending``: texts held until the session exists (or a running ``!cmd`` ends: ``pending_note``), first."""
+        ``pending``: texts not sent yet (held until the session exists or a running ``!cmd`` ends, or a prompt
+        whose run has not started), shown first, with ``pending_note`` in the hint."""
         self.local_steering = list(steering)
         self.local_follow_up = list(follow_up)
         self.pending = list(pending or [])
