@@ -3,7 +3,8 @@
 Tools tried in order, when on ``PATH``: ``pbcopy`` (macOS), ``wl-copy`` (Wayland, only with
 ``WAYLAND_DISPLAY``), ``xclip -selection clipboard`` / ``xsel --clipboard --input`` (X11, only with
 ``DISPLAY``), ``clip.exe`` (WSL). When none works the caller falls back to OSC 52 (Textual's
-``App.copy_to_clipboard``), which many terminals ignore, so the result says which method was used.
+``App.copy_to_clipboard``), which many terminals ignore, so the result says which method was used and, when no
+tool was found, what to install (or that there is no display to reach, as Ctrl+V says: tester2 #8).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import asyncio
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
 
 
 def _candidates() -> list[list[str]]:
@@ -48,4 +50,16 @@ async def copy_text(text: str, osc52: Callable[[str], None]) -> str:
     if tool:
         return f"Copied last response to clipboard ({tool})"
     osc52(text)
-    return "Copied last response via OSC 52 (no clipboard tool found; your terminal must allow OSC 52)"
+    return f"Copied last response via OSC 52 ({missing_tool_hint()}; your terminal must allow OSC 52)"
+
+
+def missing_tool_hint(env: Mapping[str, str] | None = None, platform: str | None = None) -> str:
+    """Why no clipboard tool copied, with what to do: on Linux without ``DISPLAY``/``WAYLAND_DISPLAY`` there is
+    no clipboard to reach (over SSH); otherwise the tools to install for this system."""
+    env = os.environ if env is None else env
+    platform = platform or sys.platform
+    if platform == "darwin":
+        return "pbcopy did not work"
+    if platform.startswith("linux") and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+        return "no clipboard tool can work here: DISPLAY and WAYLAND_DISPLAY are not set (over SSH?)"
+    return "no clipboard tool found: install wl-clipboard (Wayland) or xclip (X11)"
