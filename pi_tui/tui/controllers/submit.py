@@ -195,24 +195,25 @@ class SubmitController:
         """``session.prompt(text, images)``; until its run starts (the first prompt may wait up to 10 s for MCP
         servers still connecting, ``McpSessionLink.before_prompt``) ``typed`` is shown as pending above the
         editor (tester2 #5: the prompt was invisible then). Escape gives such a prompt back to the editor and
-        a quit keeps it unsent (``coding.agent_session.unstarted``)."""
-        run = asyncio.ensure_future(maybe_await(session.prompt(text, images) if images else session.prompt(text)))
-        run.add_done_callback(lambda _run: self.session_changed.set())
-        unstarted = getattr(session, "unstarted_prompts", None)
+        a quit keeps it unsent (``coding.agent_session.unstarted``). The prompt runs in this task, as before;
+        a watcher task shows and clears the pending line."""
+        watcher = asyncio.ensure_future(self._pending_until_started(session, typed, text))
         try:
-            await asyncio.sleep(0)  # the prompt's first step registers it as unstarted
-            if unstarted is not None and not run.done() and text in unstarted.texts:
-                self._sending.append(typed)
-                self.show_local_queue()
-                try:
-                    await self.wait_for_session(lambda: run.done() or text not in unstarted.texts)
-                finally:
-                    self._sending.remove(typed)
-                    self.show_local_queue()
-            await run
-        except asyncio.CancelledError:
-            run.cancel()
-            raise
+            await maybe_await(session.prompt(text, images) if images else session.prompt(text))
+        finally:
+            watcher.cancel()
+
+    async def _pending_until_started(self, session: Any, typed: str, text: str) -> None:
+        unstarted = getattr(session, "unstarted_prompts", None)
+        if unstarted is None or text not in unstarted.texts:
+            return
+        self._sending.append(typed)
+        self.show_local_queue()
+        try:
+            await self.wait_for_session(lambda: text not in unstarted.texts)
+        finally:
+            self._sending.remove(typed)
+            self.show_local_queue()
 
     def _attach_mentions(self, text: str) -> tuple[str, list[str]]:
         """``text`` with the text files it mentions as ``@path`` in front of it, as pi's CLI ``@file``
