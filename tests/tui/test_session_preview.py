@@ -120,9 +120,11 @@ async def test_what_the_app_said_before_the_preview_stays_once(tmp_path: Path) -
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: "answer MSG-0049" in app.transcript.visible_text())
         await pilot.press(*keys_for("/nonsense-command"), "enter")
-        await wait_until(pilot, lambda: "nonsense-command" in transcript_text(app))
+        # held until the session and its extensions exist (an extension may register it), then refused once
+        await wait_until(pilot, lambda: "Pending: /nonsense-command" in app.queue_view.render().plain)
         factory.release()
         await wait_until(pilot, lambda: app.session_ready)
+        await wait_until(pilot, lambda: "nonsense-command" in transcript_text(app))
         await pilot.pause(0.1)
         text = transcript_text(app)
         assert text.count("answer MSG-0049") == 1 and text.count("answer MSG-0000") == 1
