@@ -392,7 +392,7 @@ class PiApp(App[int]):
         self.working = working
         if working:
             self.status_line.show("Working...")
-        else:
+        elif not self.compacting:  # a compaction the run's end started keeps its status line (tester3 #16)
             self.status_line.clear()
         self.update_prompt_mode()
 

@@ -39,7 +39,6 @@ class SessionView:
         self.current: AssistantItem | None = None
         self.tools: dict[str, ToolItem] = {}
         self.pending_tools: set[str] = set()
-        self._compaction_reason = "manual"
 
     def reset(self) -> None:
         """Forget per-session state (new/resumed session)."""
@@ -70,8 +69,6 @@ class SessionView:
             self.current = None
         self.pending_tools.clear()
         self.app.set_working(False)
-        if self.app.compacting:  # a compaction started as the run ended: its status line stays (tester3 #16)
-            self._show_compaction_status(self._compaction_reason)
         self.app.refresh_footer()
 
     def on_message_start(self, event: Any) -> None:
@@ -203,8 +200,7 @@ class SessionView:
     def on_compaction_start(self, event: Any) -> None:
         self.app.compacting = True
         self.app.update_prompt_mode()
-        self._compaction_reason = str(field(event, "reason", "manual"))
-        self._show_compaction_status(self._compaction_reason)
+        self._show_compaction_status(str(field(event, "reason", "manual")))
 
     def _show_compaction_status(self, reason: str) -> None:
         cancel = f"({self.app.ctx.interrupt_key.lower()} to cancel)"

@@ -65,10 +65,20 @@ async def test_compact_during_a_reply_keeps_the_partial_reply_and_compacts(tmp_p
         shown: list[str] = []
         show = app.status_line.show
         app.status_line.show = lambda text: (shown.append(text), show(text))[1]  # type: ignore[method-assign]
+        cleared_while_compacting: list[bool] = []
+        clear = app.status_line.clear
+
+        def watched_clear() -> None:
+            if app.compacting:
+                cleared_while_compacting.append(True)
+            clear()
+
+        app.status_line.clear = watched_clear  # type: ignore[method-assign]
         await pilot.press("y")
         await wait_until(pilot, lambda: any(isinstance(i, SummaryItem) and i.label == "compaction"
                                             for i in app.transcript.items), limit=20)
         assert any("Compacting context" in text for text in shown)  # the status line said so while it ran
+        assert not cleared_while_compacting  # and nothing took it away before the compaction ended
         await wait_until(pilot, lambda: not app.working and not app.compacting)
         text = transcript_text(app)
         assert "Nothing to compact" not in text
