@@ -30,6 +30,21 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 
+def line_environment(widget: Widget, crop: Region) -> tuple[Any, ...] | None:
+    """What a finished line of ``widget`` (Textual's styling of one content line, cropped to ``crop``'s columns)
+    depends on besides the content line itself; ``None`` when it depends on its row too (border, padding,
+    outline, a hovered link)."""
+    styles = widget.styles
+    gutter = styles.gutter
+    if gutter.top or gutter.right or gutter.bottom or gutter.left or any(edge for edge, _ in styles.outline):
+        return None
+    if widget.auto_links and widget.hover_style._link_id:
+        return None
+    app = widget.app
+    return (widget.size, crop.x, crop.width, widget.background_colors, styles.tint, styles.text_opacity,
+            widget.opacity, tuple(widget.get_line_filters()), app.ansi_theme, app.native_ansi_color)
+
+
 class PaintedLines:
     """Finished strips of a line widget's rows, keyed by the strip each row shows (see the module docstring)."""
 
@@ -47,16 +62,7 @@ class PaintedLines:
 
     @staticmethod
     def _environment(widget: Widget, crop: Region) -> tuple[Any, ...] | None:
-        """What a finished line depends on besides its strip; ``None`` when it depends on its row too."""
-        styles = widget.styles
-        gutter = styles.gutter
-        if gutter.top or gutter.right or gutter.bottom or gutter.left or any(edge for edge, _ in styles.outline):
-            return None
-        if widget.auto_links and widget.hover_style._link_id:
-            return None
-        app = widget.app
-        return (widget.size, crop.x, crop.width, widget.background_colors, styles.tint, styles.text_opacity,
-                widget.opacity, tuple(widget.get_line_filters()), app.ansi_theme, app.native_ansi_color)
+        return line_environment(widget, crop)
 
     def render(self, widget: Widget, crop: Region, source: Callable[[int], Strip | None],
                fallback: Callable[[Region], list[Strip]]) -> list[Strip]:
