@@ -81,14 +81,12 @@ async def test_the_panel_output_follows_the_end_and_pages_scroll_it(tmp_path: Pa
         task = await _open_panel_on_a_run(pilot, app, session)
         scroll = app.tool_panel.query_one("#tool-detail-scroll", VerticalScroll)
         await wait_until(pilot, lambda: _partial_has(app, "out 60"), limit=20)
-        await pilot.pause(0.2)
-        assert scroll.max_scroll_y > 0
-        assert scroll.scroll_y >= scroll.max_scroll_y - 1  # at the end: the newest lines are in view
+        at_end = lambda: scroll.max_scroll_y > 0 and scroll.scroll_y >= scroll.max_scroll_y - 1  # noqa: E731
+        await wait_until(pilot, at_end)  # at the end: the newest lines are in view
         assert "PgUp/PgDn" in str(app.tool_panel.query_one("#tool-title").render())
         await pilot.press("pageup")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: scroll.scroll_y < scroll.max_scroll_y - 1)
         held = scroll.scroll_y
-        assert held < scroll.max_scroll_y - 1
         await wait_until(pilot, lambda: _partial_has(app, "out 90"), limit=20)
         await pilot.pause(0.2)
         assert scroll.scroll_y == held  # the reader's place is kept while output arrives
@@ -98,7 +96,6 @@ async def test_the_panel_output_follows_the_end_and_pages_scroll_it(tmp_path: Pa
             await pilot.press("pagedown")
             await pilot.pause(0.05)
         await wait_until(pilot, lambda: _partial_has(app, "out 110"), limit=20)
-        await pilot.pause(0.2)
-        assert scroll.scroll_y >= scroll.max_scroll_y - 1  # back at the end: it follows again
+        await wait_until(pilot, at_end)  # back at the end: it follows again
         await pilot.press("escape")
         await task

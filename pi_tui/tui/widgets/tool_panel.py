@@ -282,7 +282,13 @@ class ToolPanel(Vertical):
         same = item is self._detail_of
         self._detail_of = item
         if item is not None and item.status not in FINISHED and (not same or scroll.scroll_y >= scroll.max_scroll_y - 1):
-            scroll.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
+            at = scroll.scroll_y
+
+            def follow() -> None:  # after the new text is laid out; not if the reader scrolled meanwhile
+                if scroll.scroll_y == at:
+                    scroll.scroll_end(animate=False, immediate=True)
+
+            scroll.call_after_refresh(follow)
         elif not same:
             scroll.scroll_home(animate=False)
         if item is None:
